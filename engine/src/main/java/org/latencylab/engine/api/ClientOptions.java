@@ -1,0 +1,65 @@
+package org.latencylab.engine.api;
+
+import java.time.Duration;
+
+/**
+ * How the protocol client behaves for one run: timeouts, retries and what it keeps. Immutable and thread-safe.
+ *
+ * <p>Timeouts of {@link Duration#ZERO} are switched off. Retries are off by default because a retried request
+ * measures the retry policy, not the server; when on, a retried request's latency still counts from its first
+ * attempt.
+ *
+ * @param connectTimeout   TCP (and TLS) connect limit
+ * @param firstByteTimeout limit from send to response headers (time to first byte)
+ * @param idleTimeout      limit on the gap between two reads of the body (stall detection)
+ * @param totalTimeout     limit on the whole request, all attempts included
+ * @param maxRetries       retries after a 429 or 5xx or connection failure (0 = none); >= 0
+ * @param retryBaseDelay   first backoff delay; doubled per retry, with full jitter, unless the server sent
+ *                         {@code Retry-After} / {@code retry-after-ms}, which is honoured
+ * @param keepText         whether output and reasoning text are kept in each {@link RequestRecord}
+ * @param includeUsage     whether streaming OpenAI requests ask for {@code stream_options.include_usage}
+ * @throws IllegalArgumentException on a negative duration or retry count
+ */
+public record ClientOptions(Duration connectTimeout, Duration firstByteTimeout, Duration idleTimeout,
+                            Duration totalTimeout, int maxRetries, Duration retryBaseDelay, boolean keepText,
+                            boolean includeUsage) {
+
+    /** Defaults: connect 10 s, first byte 60 s, idle 60 s, total 300 s, no retries, base delay 500 ms. */
+    public static final ClientOptions DEFAULTS = new ClientOptions(Duration.ofSeconds(10), Duration.ofSeconds(60),
+            Duration.ofSeconds(60), Duration.ofSeconds(300), 0, Duration.ofMillis(500), true, true);
+
+    public ClientOptions {
+        check("connectTimeout", connectTimeout);
+        check("firstByteTimeout", firstByteTimeout);
+        check("idleTimeout", idleTimeout);
+        check("totalTimeout", totalTimeout);
+        check("retryBaseDelay", retryBaseDelay);
+        if (maxRetries < 0) {
+            throw new IllegalArgumentException("maxRetries must be >= 0, was " + maxRetries);
+        }
+    }
+
+    private static void check(String name, Duration d) {
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException(name + " must be a duration >= 0, was " + d);
+        }
+    }
+
+    /** @param retries max retries, >= 0 @return a copy with that many retries */
+    public ClientOptions withMaxRetries(int retries) {
+        return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, retries,
+                retryBaseDelay, keepText, includeUsage);
+    }
+
+    /** @param total total limit @return a copy with that total timeout */
+    public ClientOptions withTotalTimeout(Duration total) {
+        return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, total, maxRetries,
+                retryBaseDelay, keepText, includeUsage);
+    }
+
+    /** @param keep whether to keep text @return a copy */
+    public ClientOptions withKeepText(boolean keep) {
+        return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries,
+                retryBaseDelay, keep, includeUsage);
+    }
+}

@@ -1,0 +1,228 @@
+package org.latencylab.engine.api;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Everything measured about one request, from intended start to end of stream.
+ *
+ * <p>Timestamps are {@link System#nanoTime()} readings of the measuring process; a timestamp that did not
+ * happen is {@link #UNSET}. Durations returned by the derived methods are nanoseconds, or {@code -1} when the
+ * events they need did not happen. Metric definitions: see the package documentation. Immutable and
+ * thread-safe; build one with {@link #builder()}.
+ *
+ * @param id                   request number within the run, from 0
+ * @param label                the experiment step the request belongs to, e.g. {@code "probe"} or
+ *                             {@code "sweep-2048"}; never null
+ * @param protocol             wire protocol used
+ * @param contextTokens        prompt tokens LatencyLab intended to send (its own tokenizer), or -1
+ * @param stream               whether the request streamed
+ * @param intendedStartNanos   when the schedule wanted the request to start ({@code == sendNanos} in closed loop)
+ * @param sendNanos            when the first attempt was handed to the HTTP client
+ * @param dnsStartNanos        DNS lookup start (last attempt), or UNSET
+ * @param dnsEndNanos          DNS lookup end, or UNSET
+ * @param connectStartNanos    TCP connect start, or UNSET (a pooled connection was reused)
+ * @param connectEndNanos      TCP connect end (after TLS), or UNSET
+ * @param tlsStartNanos        TLS handshake start, or UNSET
+ * @param tlsEndNanos          TLS handshake end, or UNSET
+ * @param requestSentNanos     request body fully written, or UNSET
+ * @param responseHeadersNanos response headers received (last attempt), or UNSET
+ * @param firstByteNanos       first response body byte read (last attempt), or UNSET
+ * @param firstTokenNanos      first token-bearing event (any generated text), or UNSET
+ * @param firstContentNanos    first answer (non-reasoning) text, or UNSET
+ * @param endNanos             end of the stream or body (end marker, close, or error), or UNSET
+ * @param tokens               token-bearing events; never null
+ * @param inputTokens          prompt tokens reported by the server, or -1
+ * @param outputTokens         generated tokens (server usage when reported, else tokenizer), >= 0
+ * @param outputTokenSource    where {@code outputTokens} came from
+ * @param attempts             attempts made (1 + retries), >= 1 once sent
+ * @param rateLimitedAttempts  attempts refused with 429
+ * @param httpStatus           HTTP status of the last attempt, or 0 when no response arrived
+ * @param outcome              how the request ended
+ * @param errorKind            classification when {@code outcome == ERROR}, else null
+ * @param errorMessage         human-readable detail of the error, else null
+ * @param outputText           generated answer text (empty when not kept)
+ * @param reasoningText        generated reasoning text (empty when none or not kept)
+ * @param serverTimingsMs      timings the server reported about itself, in milliseconds, keyed by a stable name
+ *                             (e.g. {@code "prompt_eval"}); never null
+ */
+public record RequestRecord(
+        long id, String label, Protocol protocol, int contextTokens, boolean stream,
+        long intendedStartNanos, long sendNanos,
+        long dnsStartNanos, long dnsEndNanos, long connectStartNanos, long connectEndNanos,
+        long tlsStartNanos, long tlsEndNanos, long requestSentNanos, long responseHeadersNanos,
+        long firstByteNanos, long firstTokenNanos, long firstContentNanos, long endNanos,
+        TokenTimeline tokens, int inputTokens, int outputTokens, TokenSource outputTokenSource,
+        int attempts, int rateLimitedAttempts, int httpStatus,
+        Outcome outcome, ErrorKind errorKind, String errorMessage,
+        String outputText, String reasoningText, Map<String, Double> serverTimingsMs) {
+
+    /** Marks a timestamp that did not happen. */
+    public static final long UNSET = Long.MIN_VALUE;
+
+    public RequestRecord {
+        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(outcome, "outcome");
+        label = label == null ? "" : label;
+        tokens = tokens == null ? TokenTimeline.EMPTY : tokens;
+        outputTokenSource = outputTokenSource == null ? TokenSource.NONE : outputTokenSource;
+        outputText = outputText == null ? "" : outputText;
+        reasoningText = reasoningText == null ? "" : reasoningText;
+        serverTimingsMs = serverTimingsMs == null ? Map.of() : Map.copyOf(serverTimingsMs);
+        if (outcome == Outcome.ERROR && errorKind == null) {
+            throw new IllegalArgumentException("request " + id + ": an ERROR outcome needs an errorKind");
+        }
+        if (outcome != Outcome.ERROR && errorKind != null) {
+            throw new IllegalArgumentException("request " + id + ": errorKind " + errorKind + " on outcome " + outcome);
+        }
+    }
+
+    private static long span(long from, long to) {
+        return from == UNSET || to == UNSET ? -1 : to - from;
+    }
+
+    /** @return true when the request succeeded */
+    public boolean succeeded() {
+        return outcome == Outcome.SUCCESS;
+    }
+
+    /** @return TTFT from the send time, ns, or -1 */
+    public long ttftNanos() {
+        return span(sendNanos, firstTokenNanos);
+    }
+
+    /** @return TTFT from the intended start (includes client queueing), ns, or -1 */
+    public long ttftFromIntendedNanos() {
+        return span(intendedStartNanos, firstTokenNanos);
+    }
+
+    /** @return time to first answer (non-reasoning) text from the send time, ns, or -1 */
+    public long timeToFirstContentNanos() {
+        return span(sendNanos, firstContentNanos);
+    }
+
+    /** @return TTFB (send to response headers), ns, or -1 */
+    public long ttfbNanos() {
+        return span(sendNanos, responseHeadersNanos);
+    }
+
+    /** @return send to first body byte, ns, or -1 */
+    public long timeToFirstByteOfBodyNanos() {
+        return span(sendNanos, firstByteNanos);
+    }
+
+    /** @return E2E from the send time, ns, or -1 */
+    public long e2eNanos() {
+        return span(sendNanos, endNanos);
+    }
+
+    /** @return E2E from the intended start (includes client queueing), ns, or -1 */
+    public long e2eFromIntendedNanos() {
+        return span(intendedStartNanos, endNanos);
+    }
+
+    /** @return client dispatch lag (actual send − intended start), ns, or -1 */
+    public long dispatchLagNanos() {
+        return span(intendedStartNanos, sendNanos);
+    }
+
+    /** @return TCP connect time (0 when a pooled connection was reused), ns */
+    public long connectNanos() {
+        long c = span(connectStartNanos, connectEndNanos);
+        return Math.max(0, c);
+    }
+
+    /**
+     * TPOT = (E2E − TTFT) / (outputTokens − 1).
+     *
+     * @return ns per token, or -1 when TTFT/E2E are missing or fewer than 2 output tokens
+     */
+    public long tpotNanos() {
+        long e2e = e2eNanos();
+        long ttft = ttftNanos();
+        if (e2e < 0 || ttft < 0 || outputTokens < 2) {
+            return -1;
+        }
+        return (e2e - ttft) / (outputTokens - 1);
+    }
+
+    /** @return a builder with every timestamp UNSET */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding this record's values */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id; b.label = label; b.protocol = protocol; b.contextTokens = contextTokens; b.stream = stream;
+        b.intendedStartNanos = intendedStartNanos; b.sendNanos = sendNanos;
+        b.dnsStartNanos = dnsStartNanos; b.dnsEndNanos = dnsEndNanos;
+        b.connectStartNanos = connectStartNanos; b.connectEndNanos = connectEndNanos;
+        b.tlsStartNanos = tlsStartNanos; b.tlsEndNanos = tlsEndNanos;
+        b.requestSentNanos = requestSentNanos; b.responseHeadersNanos = responseHeadersNanos;
+        b.firstByteNanos = firstByteNanos; b.firstTokenNanos = firstTokenNanos;
+        b.firstContentNanos = firstContentNanos; b.endNanos = endNanos;
+        b.tokens = tokens; b.inputTokens = inputTokens; b.outputTokens = outputTokens;
+        b.outputTokenSource = outputTokenSource; b.attempts = attempts;
+        b.rateLimitedAttempts = rateLimitedAttempts; b.httpStatus = httpStatus;
+        b.outcome = outcome; b.errorKind = errorKind; b.errorMessage = errorMessage;
+        b.outputText = outputText; b.reasoningText = reasoningText; b.serverTimingsMs = serverTimingsMs;
+        return b;
+    }
+
+    /** Mutable builder; not thread-safe. Every timestamp starts as {@link #UNSET}. */
+    public static final class Builder {
+        public long id;
+        public String label = "";
+        public Protocol protocol = Protocol.OPENAI_CHAT;
+        public int contextTokens = -1;
+        public boolean stream = true;
+        public long intendedStartNanos = UNSET;
+        public long sendNanos = UNSET;
+        public long dnsStartNanos = UNSET;
+        public long dnsEndNanos = UNSET;
+        public long connectStartNanos = UNSET;
+        public long connectEndNanos = UNSET;
+        public long tlsStartNanos = UNSET;
+        public long tlsEndNanos = UNSET;
+        public long requestSentNanos = UNSET;
+        public long responseHeadersNanos = UNSET;
+        public long firstByteNanos = UNSET;
+        public long firstTokenNanos = UNSET;
+        public long firstContentNanos = UNSET;
+        public long endNanos = UNSET;
+        public TokenTimeline tokens = TokenTimeline.EMPTY;
+        public int inputTokens = -1;
+        public int outputTokens;
+        public TokenSource outputTokenSource = TokenSource.NONE;
+        public int attempts;
+        public int rateLimitedAttempts;
+        public int httpStatus;
+        public Outcome outcome = Outcome.SUCCESS;
+        public ErrorKind errorKind;
+        public String errorMessage;
+        public String outputText = "";
+        public String reasoningText = "";
+        public Map<String, Double> serverTimingsMs = Map.of();
+
+        private Builder() {
+        }
+
+        /** Marks the request failed. @param kind classification @param message detail @return this */
+        public Builder error(ErrorKind kind, String message) {
+            this.outcome = Outcome.ERROR;
+            this.errorKind = kind;
+            this.errorMessage = message;
+            return this;
+        }
+
+        /** @return the immutable record @throws IllegalArgumentException on inconsistent fields */
+        public RequestRecord build() {
+            return new RequestRecord(id, label, protocol, contextTokens, stream, intendedStartNanos, sendNanos,
+                    dnsStartNanos, dnsEndNanos, connectStartNanos, connectEndNanos, tlsStartNanos, tlsEndNanos,
+                    requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
+                    endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
+                    httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs);
+        }
+    }
+}
