@@ -1,0 +1,50 @@
+package org.latencylab.engine.api;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Progress of a running experiment, published by the engine at a fixed rate (4–10 Hz) to a
+ * {@link RunListener}. Listeners may drop snapshots (latest wins) only if they also keep {@link #newRecords()}
+ * of every snapshot, or they may rebuild state from {@code requests.jsonl}. Immutable and thread-safe.
+ *
+ * @param runName          name of the run
+ * @param step             label of the step running now (e.g. {@code "sweep-8192"}); "" between steps
+ * @param elapsedNanos     time since the run started, ns
+ * @param completed        requests ended so far (any outcome) over the whole run
+ * @param planned          requests planned for the whole run, or -1 when the run is bounded by time
+ * @param inFlight         requests in flight at the snapshot
+ * @param succeeded        successful requests so far
+ * @param errorsByKind     failed requests so far, by kind (unmodifiable)
+ * @param cancelled        cancelled requests so far
+ * @param targetRateRps    target arrival rate of the current step in requests/s, or 0 for closed loop
+ * @param achievedRateRps  achieved send rate over the last interval, requests/s
+ * @param newRecords       requests that ended since the previous snapshot, in the order they ended
+ * @param finished         true on the last snapshot of the run
+ */
+public record IntervalSnapshot(String runName, String step, long elapsedNanos, long completed, long planned,
+                               int inFlight, long succeeded, Map<ErrorKind, Long> errorsByKind, long cancelled,
+                               double targetRateRps, double achievedRateRps, List<RequestRecord> newRecords,
+                               boolean finished) {
+    public IntervalSnapshot {
+        Objects.requireNonNull(runName, "runName");
+        step = step == null ? "" : step;
+        errorsByKind = errorsByKind == null ? Map.of() : Map.copyOf(errorsByKind);
+        newRecords = newRecords == null ? List.of() : List.copyOf(newRecords);
+    }
+
+    /** @return failed requests so far, all kinds together */
+    public long failed() {
+        long sum = 0;
+        for (long v : errorsByKind.values()) {
+            sum += v;
+        }
+        return sum;
+    }
+
+    /** @return fraction of planned requests ended, in [0, 1], or -1 when the run is time-bounded */
+    public double progress() {
+        return planned <= 0 ? -1 : Math.min(1.0, completed / (double) planned);
+    }
+}
