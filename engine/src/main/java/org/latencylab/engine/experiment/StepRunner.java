@@ -1,0 +1,21 @@
+package org.latencylab.engine.experiment;
+
+/**
+ * Runs one kind of {@link ExperimentSpec}. Implementations are stateless and thread-safe; per-run state lives in
+ * the call.
+ *
+ * @param <S> the spec type this runner handles
+ */
+public interface StepRunner<S extends ExperimentSpec> {
+    /**
+     * Runs the step to completion, or until {@link StepContext#cancelled()} turns true, when it stops scheduling,
+     * lets (or makes) in-flight requests end and returns promptly (within about a second).
+     *
+     * @param spec    what to run
+     * @param label   label for this step's requests (e.g. {@code "probe"}, unique within the run)
+     * @param context the run's services
+     * @return the step's result (a Jackson-serialisable value written into {@code run.json})
+     * @throws InterruptedException when the run thread is interrupted
+     */
+    StepResult run(S spec, String label, StepContext context) throws InterruptedException;
+}
