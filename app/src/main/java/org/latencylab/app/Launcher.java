@@ -20,9 +20,6 @@ public final class Launcher {
         if (args.length == 0) {
             args = new String[]{"gui"};
         }
-        int code = LatencyLabCommand.commandLine().execute(args);
-        if (!(args.length > 0 && "gui".equals(args[0]) && code == 0)) {
-            System.exit(code);
-        }
+        System.exit(LatencyLabCommand.commandLine().execute(args));
     }
 }

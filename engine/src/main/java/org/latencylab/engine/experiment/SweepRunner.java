@@ -57,8 +57,8 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
         List<Extrapolation> extra = new ArrayList<>();
         if (p50 != null) {
             for (int n : spec.extrapolateTo()) {
-                double[] band = p50.bandAt(n);
-                extra.add(new Extrapolation(n, p50.predict(n), band[0], band[1], p95.predict(n)));
+                PowerLawFit.Band band = p50.bandAt(n);
+                extra.add(new Extrapolation(n, p50.predict(n), band.lower(), band.upper(), p95.predict(n)));
             }
         }
         return new SweepResult(label, SweepSpec.TYPE, spec.cold(), List.copyOf(points), p50, p95, message,
