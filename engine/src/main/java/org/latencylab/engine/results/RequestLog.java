@@ -111,7 +111,7 @@ public final class RequestLog implements AutoCloseable {
                 JsonNode node;
                 try {
                     node = MAPPER.readTree(l);
-                } catch (IOException e) {
+                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
                     if (no == all.size()) {
                         break; // torn last line
                     }
