@@ -57,7 +57,7 @@ public final class CdfChart {
         this.yScale = Objects.requireNonNull(yScale, "yScale");
         Objects.requireNonNull(theme, "theme");
         DefaultNumericAxis x = ChartScaffold.axis(value, Side.BOTTOM);
-        x.setLogAxis(logX);
+        ChartScaffold.log(x, logX);
         DefaultNumericAxis y;
         if (yScale == YScale.PERCENTILE) {
             ninesAxis = new NinesAxis("Percentile (nines scale)");
@@ -74,6 +74,7 @@ public final class CdfChart {
         renderer = new ErrorDataSetRenderer();
         renderer.setErrorStyle(ErrorStyle.NONE);
         renderer.setDrawMarker(false);
+        renderer.setDashSize(0); // plain line as legend symbol, not an error-bar cross
         renderer.setPolyLineStyle(yScale == YScale.PROBABILITY ? LineStyle.STAIR_CASE : LineStyle.NORMAL);
         renderer.setPointReduction(true);
         chart.getRenderers().add(renderer);

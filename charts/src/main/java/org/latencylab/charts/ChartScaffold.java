@@ -25,7 +25,16 @@ final class ChartScaffold {
         axis.setAutoRanging(true);
         axis.setAutoRangeRounding(true);
         axis.setAutoUnitScaling(false);
+        axis.setTickLabelFormatter(NumberLabels.INSTANCE);
         return axis;
+    }
+
+    /** Switches an axis to log10 with plain labels ({@code 100}, {@code 2k}) instead of {@code 1E2}. */
+    static void log(DefaultNumericAxis axis, boolean log) {
+        axis.setLogAxis(log);
+        if (log) {
+            axis.setTickLabelFormatter(NumberLabels.INSTANCE);
+        }
     }
 
     static XYChart chart(String title, DefaultNumericAxis x, DefaultNumericAxis y, ChartTheme theme) {
