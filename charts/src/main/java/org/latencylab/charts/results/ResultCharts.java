@@ -86,6 +86,20 @@ public final class ResultCharts {
      * @return the chart's fit record
      */
     public static PowerLawFit fitOf(String name, org.latencylab.engine.fit.PowerLawFit fit, double fromN, double toN) {
+        return fitOf(name, fit, fromN, toN, 0, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * As {@link #fitOf(String, org.latencylab.engine.fit.PowerLawFit, double, double)}, with the band clipped to
+     * {@code [minY, maxY]} so that a wide interval (few context lengths leave few degrees of freedom) does not
+     * squash the measured points on the chart; the legend still gives α's full interval.
+     *
+     * @param minY lowest band value drawn, ms (>= 0)
+     * @param maxY highest band value drawn, ms
+     * @return the chart's fit record
+     */
+    public static PowerLawFit fitOf(String name, org.latencylab.engine.fit.PowerLawFit fit, double fromN, double toN,
+                                    double minY, double maxY) {
         double[] x = new double[CURVE_POINTS];
         double[] y = new double[CURVE_POINTS];
         double[] lo = new double[CURVE_POINTS];
@@ -96,8 +110,8 @@ public final class ResultCharts {
             x[i] = Math.exp(l0 + (l1 - l0) * i / (CURVE_POINTS - 1));
             var band = fit.bandAt(x[i]);
             y[i] = fit.predict(x[i]);
-            lo[i] = Math.max(band.lower(), y[i] * 1e-3); // a band reaching 0 cannot be drawn on log axes
-            hi[i] = band.upper();
+            lo[i] = Math.min(y[i], Math.max(Math.max(band.lower(), y[i] * 1e-3), minY)); // log axes: no 0
+            hi[i] = Math.max(y[i], Math.min(band.upper(), maxY));
         }
         return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
                 org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
@@ -123,9 +137,14 @@ public final class ResultCharts {
             for (SweepRunner.Extrapolation e : sweep.extrapolations()) {
                 hi = Math.max(hi, e.contextTokens());
             }
-            fits.add(fitOf("P50", sweep.fitP50(), lo, hi));
+            double minY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).min().orElse(1) / 4;
+            double maxY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).max().orElse(1) * 4;
+            for (SweepRunner.Extrapolation e : sweep.extrapolations()) {
+                maxY = Math.max(maxY, e.p95TtftMs() * 2);
+            }
+            fits.add(fitOf("P50", sweep.fitP50(), lo, hi, minY, maxY));
             if (sweep.fitP95() != null) {
-                fits.add(fitOf("P95", sweep.fitP95(), lo, hi));
+                fits.add(fitOf("P95", sweep.fitP95(), lo, hi, minY, maxY));
             }
         }
         c.update(measured, fits);
