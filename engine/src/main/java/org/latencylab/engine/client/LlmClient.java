@@ -121,6 +121,47 @@ public final class LlmClient implements AutoCloseable {
                 .build();
         register(OpenAiAdapter.CHAT);
         register(OpenAiAdapter.COMPLETIONS);
+        register(AnthropicAdapter.INSTANCE);
+        register(OllamaAdapter.CHAT);
+        register(OllamaAdapter.GENERATE);
+        register(TgiAdapter.INSTANCE);
+        warmUpOnce();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean WARMED_UP =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Runs the parsing path (SSE and NDJSON framing, Jackson, the tokenizer) once on in-memory responses, so the
+     * class loading and tokenizer loading of the first use do not delay the first measured request.
+     */
+    private void warmUpOnce() {
+        if (!WARMED_UP.compareAndSet(false, true)) {
+            return;
+        }
+        String sse = "data: {\"choices\":[{\"delta\":{\"content\":\"warm up\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n";
+        String anthropic = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":"
+                + "{\"type\":\"text_delta\",\"text\":\"warm up\"}}\n\ndata: {\"type\":\"message_stop\"}\n\n";
+        String ndjson = "{\"message\":{\"content\":\"warm\"},\"done\":false}\n{\"message\":{\"content\":\" up\"},"
+                + "\"done\":true,\"eval_count\":2}\n";
+        try {
+            warmUp(OpenAiAdapter.CHAT, sse, "text/event-stream");
+            warmUp(AnthropicAdapter.INSTANCE, anthropic, "text/event-stream");
+            warmUp(OllamaAdapter.CHAT, ndjson, "application/x-ndjson");
+        } catch (IOException | RuntimeException e) {
+            // a failed warm-up only costs the first request some milliseconds
+        }
+    }
+
+    private void warmUp(ProtocolAdapter adapter, String body, String contentType) throws IOException {
+        Response r = new Response.Builder()
+                .request(new Request.Builder().url("http://127.0.0.1/").build())
+                .protocol(okhttp3.Protocol.HTTP_1_1).code(200).message("OK")
+                .body(ResponseBody.create(body, MediaType.get(contentType))).build();
+        ResponseCollector c = new ResponseCollector(counter, true);
+        adapter.readStream(r, c);
+        c.applyTo(RequestRecord.builder(), System.nanoTime(), true);
     }
 
     private void register(ProtocolAdapter adapter) {
@@ -221,9 +262,6 @@ public final class LlmClient implements AutoCloseable {
                 cancelled(b, "cancelled during retry backoff: the calling thread was interrupted");
                 break;
             }
-        }
-        if (b.outputTokenSource == null) {
-            b.outputTokenSource = TokenSource.NONE;
         }
     }
 

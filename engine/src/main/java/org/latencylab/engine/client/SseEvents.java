@@ -38,6 +38,31 @@ final class SseEvents {
     }
 
     /**
+     * Parses an event's data as a JSON object, reporting failures to the collector: data cut by the end of the
+     * body is {@code truncated}, anything else that is not a JSON object is {@code protocol}.
+     *
+     * @param data      the event data
+     * @param cut       whether the body ended inside this event
+     * @param now       the event's arrival time
+     * @param collector where failures go
+     * @return the object, or null after a failure was recorded
+     */
+    static com.fasterxml.jackson.databind.JsonNode json(String data, boolean cut, long now,
+                                                        ResponseCollector collector) {
+        com.fasterxml.jackson.databind.JsonNode node = ProtocolAdapter.parseObject(data);
+        if (node == null) {
+            if (cut) {
+                collector.fail(org.latencylab.engine.api.ErrorKind.TRUNCATED, "stream ended inside an event: "
+                        + ProtocolAdapter.excerpt(data), now);
+            } else {
+                collector.fail(org.latencylab.engine.api.ErrorKind.PROTOCOL, "event data is not a JSON object: "
+                        + ProtocolAdapter.excerpt(data), now);
+            }
+        }
+        return node;
+    }
+
+    /**
      * Reads the whole stream.
      *
      * @param response a 2xx response whose body is {@code text/event-stream}
