@@ -247,6 +247,20 @@ final class LoadRun {
                 return;
             }
             long intended = startNanos + offset;
+            if (System.nanoTime() >= endNanos) {
+                // the duration ended while this arrival (and maybe more) waited at a cap: they were never sent
+                long backlog = 1;
+                while (schedule.next() < endNanos - startNanos) {
+                    backlog++;
+                }
+                for (long i = 0; i < backlog; i++) {
+                    meter.dropped();
+                }
+                ctx.notice("load step '" + label + "': " + backlog + " arrivals were still waiting at a cap when "
+                        + "the duration ended; counted as dropped");
+                stop("duration");
+                return;
+            }
             if (!sleepUntil(intended)) {
                 return;
             }
@@ -257,7 +271,11 @@ final class LoadRun {
                         continue;
                     }
                 } else if (!acquireQueued()) {
-                    return;
+                    if (stopReason != null) {
+                        return;
+                    }
+                    meter.dropped(); // still waiting at the cap when the duration ended
+                    continue;
                 }
             }
             if (rateCapGapNanos > 0 && !passRateCap(spec.atCap() == CapPolicy.DROP)) {
@@ -288,7 +306,7 @@ final class LoadRun {
 
     private boolean acquireQueued() {
         try {
-            while (stopReason == null) {
+            while (stopReason == null && System.nanoTime() < endNanos) {
                 if (inFlightCap.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
                     return true;
                 }

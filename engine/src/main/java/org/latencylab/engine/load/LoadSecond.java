@@ -13,7 +13,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *                         {@code drain} (after scheduling stopped)
  * @param targetRateRps    target rate at the middle of the second, requests/s (0 in closed loop)
  * @param sent             requests handed to the client in the second (= achieved send rate, requests/s)
- * @param dropped          open-loop arrivals dropped at a cap
+ * @param dropped          open-loop arrivals dropped at a cap or left waiting at it when the duration ended
  * @param ended            requests that ended (any outcome)
  * @param succeeded        of those, successful
  * @param failed           of those, failed (any kind)

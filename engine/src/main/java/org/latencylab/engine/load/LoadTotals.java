@@ -20,7 +20,8 @@ import java.util.Map;
  * @param failed           failed requests
  * @param failedByKind     failed requests by error kind id (e.g. {@code "rate_limited"}), unmodifiable
  * @param cancelled        cancelled requests (run cancelled, or still in flight at the drain timeout)
- * @param dropped          open-loop arrivals dropped at a cap (never sent; not in {@code sent})
+ * @param dropped          open-loop arrivals dropped at a cap, or still waiting at a cap when the
+ *                         duration ended (never sent; not in {@code sent})
  * @param excluded         requests in warmup or cooldown (in the counts above, not in the statistics)
  * @param http429Attempts  attempts refused with 429, retried ones included
  * @param retries          retry attempts
