@@ -1,0 +1,40 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.engine.replay.CaseResult;
+import org.latencylab.engine.replay.CaseSuite;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code latencylab check-cases DIR}: replays stream conformance cases through the real client. */
+@Command(name = "check-cases", mixinStandardHelpOptions = true,
+        description = {"Serve every *.json conformance case in DIR over loopback HTTP with its scripted timing,",
+                "measure it with the real client and compare with the case's expectations.",
+                "Prints one line per case and 'N passed, M failed, K skipped'. Exit status 1 when a case failed."})
+final class CheckCasesCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "folder of case files (format 1)")
+    Path dir;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + ": not a folder of conformance cases");
+        }
+        List<CaseResult> results = CaseSuite.run(dir);
+        var out = spec.commandLine().getOut();
+        out.print(CaseSuite.format(results));
+        out.println(CaseSuite.summary(results));
+        out.flush();
+        boolean failed = results.stream().anyMatch(r -> r.status() == CaseResult.Status.FAILED);
+        return failed ? ExitCodes.SLO_FAILED : ExitCodes.OK;
+    }
+}

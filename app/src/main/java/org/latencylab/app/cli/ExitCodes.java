@@ -1,0 +1,18 @@
+package org.latencylab.app.cli;
+
+/** Exit statuses of the command line. */
+public final class ExitCodes {
+    /** Everything ran and every SLO passed. */
+    public static final int OK = 0;
+    /** The run completed but an SLO failed, or a conformance case failed. */
+    public static final int SLO_FAILED = 1;
+    /** Bad input: unknown command, malformed scenario or profile (the message names file and field). */
+    public static final int BAD_INPUT = 2;
+    /** The run could not go on (e.g. the simulator could not start). */
+    public static final int RUN_FAILED = 3;
+    /** Interrupted by the user (Ctrl-C); finished requests are kept. */
+    public static final int INTERRUPTED = 130;
+
+    private ExitCodes() {
+    }
+}

@@ -1,0 +1,53 @@
+package org.latencylab.app.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * Top-level command {@code latencylab}. Thread-safe: a new {@link CommandLine} per call.
+ */
+@Command(name = "latencylab", mixinStandardHelpOptions = true,
+        versionProvider = LatencyLabCommand.Version.class,
+        description = {"Measure, explain and compare the latency of LLM APIs and inference servers.",
+                "Without a command the desktop window opens."},
+        subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, SimCommand.class,
+                CheckCasesCommand.class, GuiCommand.class, CommandLine.HelpCommand.class})
+public final class LatencyLabCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** @return a configured command line (bad-input errors exit with status 2) */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new LatencyLabCommand());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            ex.getCommandLine().getErr().println("latencylab: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
+                    + " --help'.");
+            return ExitCodes.BAD_INPUT;
+        });
+        cl.setExecutionExceptionHandler((ex, c, parse) -> {
+            if (ex instanceof IllegalArgumentException) {
+                c.getErr().println("latencylab: " + ex.getMessage());
+                return ExitCodes.BAD_INPUT;
+            }
+            c.getErr().println("latencylab: " + ex);
+            return ExitCodes.RUN_FAILED;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Version from the jar manifest ({@code dev} when run from classes). */
+    public static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = LatencyLabCommand.class.getPackage().getImplementationVersion();
+            return new String[]{"LatencyLab " + (v == null ? "dev" : v),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + ")"};
+        }
+    }
+}

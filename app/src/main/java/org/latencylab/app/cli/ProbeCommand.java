@@ -1,0 +1,48 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.engine.experiment.ProbeSpec;
+import org.latencylab.engine.experiment.RunSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code latencylab probe}: N requests at concurrency C; percentiles, SLO rate and tier. */
+@Command(name = "probe", mixinStandardHelpOptions = true,
+        description = {"Send N requests at concurrency C (closed loop) and report P50..P99.9 of TTFT, TPOT, ITL and E2E,",
+                "the SLO compliance rate and the latency tier (judged on P95 TTFT)."})
+final class ProbeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TargetOptions target;
+
+    @Option(names = {"-n", "--requests"}, defaultValue = "100", description = "requests (default: ${DEFAULT-VALUE})")
+    int requests;
+
+    @Option(names = {"-c", "--concurrency"}, defaultValue = "1", description = "in flight at once (default: ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--prompt-tokens", defaultValue = "256", description = "prompt length in tokens (default: ${DEFAULT-VALUE})")
+    int promptTokens;
+
+    @Option(names = "--max-tokens", defaultValue = "64", description = "tokens to generate (default: ${DEFAULT-VALUE})")
+    int maxTokens;
+
+    @Option(names = "--no-stream", description = "non-streaming requests (TTFT is then not measured)")
+    boolean noStream;
+
+    @Override
+    public Integer call() throws Exception {
+        ProbeSpec probe = new ProbeSpec(requests, concurrency, promptTokens, maxTokens, !noStream, true, 0);
+        RunSpec run = new RunSpec("probe", target.target(), target.client(), target.stats(), List.of(probe),
+                null, null, 42);
+        return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),
+                spec.commandLine().getErr());
+    }
+}

@@ -1,0 +1,38 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.scenario.StepCatalog;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code latencylab run SCENARIO [--out DIR]}: runs a scenario file headless. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Run a scenario file (YAML or JSON) headless.",
+                "Writes a run directory (run.json, requests.jsonl, summary.csv, PNG charts) and prints a summary.",
+                "Exit status: 0 ok, 1 an SLO failed, 2 bad scenario, 3 run failed, 130 cancelled."})
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SCENARIO", description = "scenario file, e.g. sample-data/scenarios/quickstart.yaml")
+    Path scenario;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+            description = "run directory to write (default: runs/<timestamp>-<name>)")
+    Path out;
+
+    @Option(names = "--no-charts", description = "do not render PNG charts")
+    boolean noCharts;
+
+    @Override
+    public Integer call() throws Exception {
+        RunSpec run = StepCatalog.loader().load(scenario);
+        return RunExecution.execute(run, out, !noCharts, spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+}

@@ -1,0 +1,56 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.experiment.SweepSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code latencylab sweep}: TTFT over context lengths with a power-law fit. */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = {"Measure TTFT at several prompt lengths (cold: a unique prefix per request, so no prefix cache",
+                "helps) and fit TTFT = a * n^alpha with alpha's 95% interval and R^2."})
+final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TargetOptions target;
+
+    @Option(names = {"-l", "--lengths"}, split = ",", defaultValue = "2048,8192,32768",
+            description = "context lengths in tokens (default: ${DEFAULT-VALUE})")
+    List<Integer> lengths;
+
+    @Option(names = {"-n", "--requests-per-length"}, defaultValue = "20",
+            description = "requests per length (default: ${DEFAULT-VALUE})")
+    int requests;
+
+    @Option(names = {"-c", "--concurrency"}, defaultValue = "1", description = "in flight at once (default: ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--max-tokens", defaultValue = "16", description = "tokens to generate (default: ${DEFAULT-VALUE})")
+    int maxTokens;
+
+    @Option(names = "--warm", description = "reuse the same prompt per length (prefix caches may help)")
+    boolean warm;
+
+    @Option(names = "--fit-offset", description = "fit c + a * n^alpha instead of a * n^alpha")
+    boolean offset;
+
+    @Option(names = "--extrapolate", split = ",", description = "context lengths to extrapolate the fit to")
+    List<Integer> extrapolate = List.of();
+
+    @Override
+    public Integer call() throws Exception {
+        SweepSpec sweep = new SweepSpec(lengths, requests, concurrency, maxTokens, !warm, offset, extrapolate);
+        RunSpec run = new RunSpec("sweep", target.target(), target.client(), target.stats(), List.of(sweep),
+                null, null, 42);
+        return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),
+                spec.commandLine().getErr());
+    }
+}

@@ -1,0 +1,83 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.experiment.TargetSpec;
+import org.latencylab.engine.scenario.DurationText;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Options shared by {@code probe} and {@code sweep}: what to measure and how to judge it. */
+final class TargetOptions {
+    @Option(names = "--url", paramLabel = "BASE_URL",
+            description = "endpoint base URL, e.g. http://127.0.0.1:8000 (default: the built-in simulator)")
+    String url;
+
+    @Option(names = "--protocol", paramLabel = "PROTOCOL", defaultValue = "openai-chat",
+            description = "openai-chat, openai-completions, anthropic-messages, ollama-chat, ollama-generate, "
+                    + "tgi-generate (default: ${DEFAULT-VALUE})")
+    String protocol;
+
+    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "", description = "model name sent in requests")
+    String model;
+
+    @Option(names = "--api-key-env", paramLabel = "VAR",
+            description = "environment variable that holds the API key (the key itself is never written anywhere)")
+    String apiKeyEnv;
+
+    @Option(names = "--sim", paramLabel = "PROFILE", defaultValue = "llama-8b-class",
+            description = "simulator profile name or file when no --url is given (default: ${DEFAULT-VALUE})")
+    String simProfile;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s",
+            description = "total timeout per request, e.g. 30s (default: ${DEFAULT-VALUE})")
+    String timeout;
+
+    @Option(names = "--retries", paramLabel = "N", defaultValue = "0",
+            description = "retries after 429/5xx with backoff, honouring Retry-After (default: ${DEFAULT-VALUE})")
+    int retries;
+
+    @Option(names = "--slo", paramLabel = "METRIC:PCT:MS",
+            description = "SLO, e.g. ttft:95:500 (P95 TTFT <= 500 ms); repeatable")
+    List<String> slos = List.of();
+
+    @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "run directory (default: runs/<timestamp>-<name>)")
+    Path out;
+
+    @Option(names = "--no-charts", description = "do not render PNG charts")
+    boolean noCharts;
+
+    TargetSpec target() {
+        if (url == null) {
+            return TargetSpec.simulator(simProfile);
+        }
+        return TargetSpec.of(new Endpoint("endpoint", Protocol.fromId(protocol), url, model, apiKeyEnv, Map.of(), true));
+    }
+
+    ClientOptions client() {
+        return ClientOptions.DEFAULTS.withTotalTimeout(DurationText.parse(timeout)).withMaxRetries(retries);
+    }
+
+    StatsSettings stats() {
+        List<StatsSettings.SloSpec> list = slos.stream().map(TargetOptions::slo).toList();
+        return new StatsSettings(null, null, list);
+    }
+
+    private static StatsSettings.SloSpec slo(String text) {
+        String[] p = text.split(":");
+        if (p.length != 3) {
+            throw new IllegalArgumentException("--slo must look like METRIC:PERCENTILE:MS, e.g. ttft:95:500, was '"
+                    + text + "'");
+        }
+        try {
+            return new StatsSettings.SloSpec(p[0], Double.parseDouble(p[1]), Double.parseDouble(p[2]));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--slo '" + text + "': percentile and milliseconds must be numbers");
+        }
+    }
+}

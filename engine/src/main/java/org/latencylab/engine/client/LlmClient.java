@@ -1,0 +1,529 @@
+package org.latencylab.engine.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import okhttp3.Call;
+import okhttp3.ConnectionPool;
+import okhttp3.Dispatcher;
+import okhttp3.EventListener;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.api.TokenSource;
+import org.latencylab.engine.api.TokenTimeline;
+import org.latencylab.engine.tokens.TokenCounter;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.channels.ClosedByInterruptException;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+import static org.latencylab.engine.api.RequestRecord.UNSET;
+
+/**
+ * The protocol client: sends one generation request to an endpoint and measures it into a {@link RequestRecord}.
+ *
+ * <p>One instance holds one shared {@link OkHttpClient} (dispatcher on virtual threads, a connection pool sized
+ * for thousands of concurrent streams), so connections are reused across requests. {@link #execute} blocks the
+ * calling thread for the whole request; callers run it on virtual threads. It never throws for a failed
+ * request: every failure becomes a record with an {@link ErrorKind}.
+ *
+ * <h2>Timeouts</h2>
+ * From {@link ClientOptions}: {@code connectTimeout} (TCP + TLS connect), {@code firstByteTimeout} (the socket
+ * read while waiting for the response headers, i.e. after the request was written), {@code idleTimeout} (the
+ * gap between two reads of the body) and {@code totalTimeout} (the whole request, all attempts and backoff
+ * included). A timeout is {@link ErrorKind#TIMEOUT} and its message says which limit fired.
+ *
+ * <h2>Retries</h2>
+ * Up to {@code maxRetries} retries on 429, 5xx, or a connection failure before any response; the server's
+ * {@code retry-after-ms}/{@code Retry-After} is honoured, else exponential backoff with full jitter (see
+ * {@link RetryDelays}). Latencies still count from the first attempt's send time.
+ *
+ * <h2>Secrets</h2>
+ * The API key is read from the environment variable {@link Endpoint#apiKeyEnv()} at send time, through the
+ * injected lookup; its value is removed from every error message and never stored in a record.
+ *
+ * <p>Thread-safe: any number of threads may call {@link #execute} at once. Call {@link #close} once no call is
+ * in flight.
+ */
+public final class LlmClient implements AutoCloseable {
+    private static final MediaType JSON_TYPE = MediaType.get("application/json; charset=utf-8");
+    /** Body bytes kept from a non-2xx response for the error message. */
+    private static final long ERROR_BODY_PEEK_BYTES = 2048;
+
+    private final ClientOptions options;
+    private final Function<String, String> env;
+    private final ExecutorService dispatcherExecutor;
+    private final OkHttpClient http;
+    private final Map<Protocol, ProtocolAdapter> adapters = new EnumMap<>(Protocol.class);
+    private final TokenCounter counter = TokenCounter.cl100k();
+    private volatile OkHttpClient insecureHttp;
+
+    /**
+     * A client reading API keys from {@link System#getenv(String)}.
+     *
+     * @param options timeouts, retries and what to keep; not null
+     */
+    public LlmClient(ClientOptions options) {
+        this(options, System::getenv);
+    }
+
+    /**
+     * @param options timeouts, retries and what to keep; not null
+     * @param env     looks up an environment variable by name (returns null when unset); not null. Tests
+     *                inject a map here instead of the real environment.
+     */
+    public LlmClient(ClientOptions options, Function<String, String> env) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.env = Objects.requireNonNull(env, "env");
+        this.dispatcherExecutor = Executors.newVirtualThreadPerTaskExecutor();
+        Dispatcher dispatcher = new Dispatcher(dispatcherExecutor);
+        dispatcher.setMaxRequests(10_000);
+        dispatcher.setMaxRequestsPerHost(10_000);
+        this.http = new OkHttpClient.Builder()
+                .dispatcher(dispatcher)
+                .connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
+                .connectTimeout(options.connectTimeout())
+                .readTimeout(options.firstByteTimeout())
+                .writeTimeout(options.firstByteTimeout())
+                .callTimeout(Duration.ZERO)
+                .retryOnConnectionFailure(false)
+                .eventListenerFactory(call -> {
+                    TimingListener t = call.request().tag(TimingListener.class);
+                    return t != null ? t : EventListener.NONE;
+                })
+                .build();
+        register(OpenAiAdapter.CHAT);
+        register(OpenAiAdapter.COMPLETIONS);
+    }
+
+    private void register(ProtocolAdapter adapter) {
+        adapters.put(adapter.protocol(), adapter);
+    }
+
+    /** @return the options this client was built with */
+    public ClientOptions options() {
+        return options;
+    }
+
+    /** @param protocol a protocol @return true when this client has an adapter for it */
+    public boolean supports(Protocol protocol) {
+        return adapters.containsKey(protocol);
+    }
+
+    /** @return the protocols this client speaks */
+    public Set<Protocol> supportedProtocols() {
+        return Set.copyOf(adapters.keySet());
+    }
+
+    /**
+     * Sends one request (with retries as configured) and measures it. Blocks until the response ended.
+     *
+     * <p>If the calling thread is interrupted while the request runs, the request is cancelled, the record's
+     * outcome is {@link Outcome#CANCELLED} and the thread's interrupt flag is left set. On a virtual thread a
+     * blocked socket read is interrupted at once; on a platform thread the interruption is noticed at the next
+     * read or timeout.
+     *
+     * @param endpoint where to send it; its protocol must be supported (else the record is a
+     *                 {@code protocol} error)
+     * @param request  what to ask for
+     * @param ticket   request id, label and intended start ({@code intendedStartNanos} is copied)
+     * @return the record; never null; never throws for request failures
+     */
+    public RequestRecord execute(Endpoint endpoint, GenerationRequest request, RequestTicket ticket) {
+        RequestRecord.Builder b = RequestRecord.builder();
+        b.id = ticket.id();
+        b.label = ticket.label();
+        b.protocol = endpoint.protocol();
+        b.contextTokens = ticket.contextTokens();
+        b.stream = request.stream();
+        b.intendedStartNanos = ticket.intendedStartNanos();
+        String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
+        try {
+            run(endpoint, request, key, b);
+        } catch (RuntimeException e) {
+            // safety net: a bug in parsing must not kill the run; the request is recorded as unparseable
+            resetOutcome(b);
+            b.error(ErrorKind.PROTOCOL, redact("response could not be processed: " + e, key));
+        }
+        if (b.outcome == Outcome.ERROR && b.errorMessage != null) {
+            b.errorMessage = redact(b.errorMessage, key);
+        }
+        return b.build();
+    }
+
+    private void run(Endpoint endpoint, GenerationRequest request, String key, RequestRecord.Builder b) {
+        ProtocolAdapter adapter = adapters.get(endpoint.protocol());
+        if (adapter == null) {
+            b.error(ErrorKind.PROTOCOL, "protocol " + endpoint.protocol().id() + " is not supported by this client");
+            return;
+        }
+        Request httpRequest;
+        try {
+            httpRequest = buildRequest(endpoint, request, adapter, key);
+        } catch (IOException | IllegalArgumentException e) {
+            b.error(ErrorKind.PROTOCOL, "request for endpoint '" + endpoint.name() + "' could not be built: "
+                    + e.getMessage());
+            return;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            cancelled(b, "cancelled before send: the calling thread was interrupted");
+            return;
+        }
+        OkHttpClient client = endpoint.verifyTls() ? http : insecure();
+        long total = options.totalTimeout().toNanos();
+        for (int attempt = 1; ; attempt++) {
+            resetOutcome(b);
+            b.attempts = attempt;
+            long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
+            AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b);
+            if (!r.retryable() || attempt > options.maxRetries()) {
+                break;
+            }
+            long delay = r.serverHintNanos() >= 0 ? r.serverHintNanos()
+                    : RetryDelays.backoffNanos(options.retryBaseDelay(), attempt);
+            if (total > 0 && System.nanoTime() + delay >= b.sendNanos + total) {
+                b.errorMessage = b.errorMessage + " (not retried: the total timeout of "
+                        + options.totalTimeout().toMillis() + " ms would pass during the "
+                        + TimeUnit.NANOSECONDS.toMillis(delay) + " ms retry delay)";
+                break;
+            }
+            try {
+                Thread.sleep(Duration.ofNanos(delay));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancelled(b, "cancelled during retry backoff: the calling thread was interrupted");
+                break;
+            }
+        }
+        if (b.outputTokenSource == null) {
+            b.outputTokenSource = TokenSource.NONE;
+        }
+    }
+
+    /** Whether the attempt may be retried, and the server's delay hint (ns, or -1). */
+    private record AttemptResult(boolean retryable, long serverHintNanos) {
+        static final AttemptResult FINAL = new AttemptResult(false, -1);
+    }
+
+    private AttemptResult attempt(OkHttpClient client, Request base, ProtocolAdapter adapter, boolean stream,
+                                  long deadline, long total, RequestRecord.Builder b) {
+        TimingListener timing = new TimingListener();
+        Call call = client.newCall(base.newBuilder().tag(TimingListener.class, timing).build());
+        Response response;
+        try {
+            if (b.sendNanos == UNSET) {
+                if (total > 0) {
+                    call.timeout().timeout(total, TimeUnit.NANOSECONDS);
+                }
+                b.sendNanos = System.nanoTime();
+                response = call.execute();
+            } else {
+                long remaining = deadline == UNSET ? 0 : deadline - System.nanoTime();
+                if (deadline != UNSET && remaining <= 0) {
+                    copyTimings(b, timing);
+                    b.error(ErrorKind.TIMEOUT, totalTimeoutMessage());
+                    return AttemptResult.FINAL;
+                }
+                if (remaining > 0) {
+                    call.timeout().timeout(remaining, TimeUnit.NANOSECONDS);
+                }
+                response = call.execute();
+            }
+        } catch (IOException e) {
+            copyTimings(b, timing);
+            b.httpStatus = 0;
+            return failedBeforeResponse(e, timing, b);
+        }
+        try (response) {
+            copyTimings(b, timing);
+            b.httpStatus = response.code();
+            if (!response.isSuccessful()) {
+                return refused(response, b);
+            }
+            readBody(response, timing, adapter, stream, b);
+            copyTimings(b, timing);
+            return AttemptResult.FINAL;
+        }
+    }
+
+    private AttemptResult failedBeforeResponse(IOException e, TimingListener timing, RequestRecord.Builder b) {
+        if (interrupted(e)) {
+            cancelled(b, "cancelled: the calling thread was interrupted");
+            return AttemptResult.FINAL;
+        }
+        if (totalTimeoutFired(b)) {
+            b.error(ErrorKind.TIMEOUT, totalTimeoutMessage());
+            return AttemptResult.FINAL;
+        }
+        if (e instanceof SocketTimeoutException) {
+            if (timing.connecting() || String.valueOf(e.getMessage()).contains("connect")) {
+                b.error(ErrorKind.TIMEOUT, "connect timeout: no connection within "
+                        + options.connectTimeout().toMillis() + " ms");
+            } else {
+                b.error(ErrorKind.TIMEOUT, "first-byte timeout: no response headers within "
+                        + options.firstByteTimeout().toMillis() + " ms after the request was sent");
+            }
+            return AttemptResult.FINAL;
+        }
+        b.error(ErrorKind.CONNECTION, "no response: " + describe(e));
+        return new AttemptResult(true, -1);
+    }
+
+    private AttemptResult refused(Response response, RequestRecord.Builder b) {
+        String body = "";
+        try {
+            body = response.peekBody(ERROR_BODY_PEEK_BYTES).string();
+        } catch (IOException | RuntimeException e) {
+            body = "(body unreadable: " + e.getClass().getSimpleName() + ")";
+        }
+        int code = response.code();
+        String msg = "HTTP " + code + (response.message().isEmpty() ? "" : " " + response.message())
+                + (body.isBlank() ? "" : ": " + ProtocolAdapter.excerpt(body));
+        long hint = RetryDelays.serverHintNanos(response.headers(), System.currentTimeMillis());
+        if (code == 429) {
+            b.rateLimitedAttempts++;
+            b.error(ErrorKind.RATE_LIMITED, msg);
+            return new AttemptResult(true, hint);
+        }
+        if ((code == 401 || code == 403) && response.request().header("Authorization") == null
+                && response.request().header("x-api-key") == null) {
+            msg += " (no API key was sent: is the endpoint's API key environment variable set?)";
+        }
+        b.error(ErrorKind.HTTP_STATUS, msg);
+        return code >= 500 ? new AttemptResult(true, hint) : AttemptResult.FINAL;
+    }
+
+    private void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
+                          RequestRecord.Builder b) {
+        ResponseBody raw = response.body();
+        long idle = options.idleTimeout().toNanos();
+        raw.source().timeout().timeout(idle, TimeUnit.NANOSECONDS);
+        Response wrapped = response.newBuilder().body(new FirstByteBody(raw, timing)).build();
+        ResponseCollector c = new ResponseCollector(counter, stream);
+        try {
+            if (stream) {
+                adapter.readStream(wrapped, c);
+            } else {
+                byte[] bytes = wrapped.body().source().readByteArray();
+                long end = System.nanoTime();
+                JsonNode node = ProtocolAdapter.parseObject(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
+                if (node == null) {
+                    c.fail(ErrorKind.PROTOCOL, "response body is not a JSON object: "
+                            + ProtocolAdapter.excerpt(new String(bytes, java.nio.charset.StandardCharsets.UTF_8)), end);
+                } else {
+                    adapter.readBody(node, c);
+                }
+                c.applyTo(b, end, options.keepText());
+                return;
+            }
+            c.applyTo(b, System.nanoTime(), options.keepText());
+        } catch (StreamFormatException e) {
+            c.fail(ErrorKind.PROTOCOL, e.getMessage(), System.nanoTime());
+            c.applyTo(b, System.nanoTime(), options.keepText());
+        } catch (IOException e) {
+            long now = System.nanoTime();
+            if (c.complete()) {
+                c.applyTo(b, now, options.keepText());
+                return;
+            }
+            if (interrupted(e)) {
+                c.applyTo(b, now, options.keepText());
+                cancelled(b, "cancelled: the calling thread was interrupted");
+                return;
+            }
+            if (totalTimeoutFired(b)) {
+                c.fail(ErrorKind.TIMEOUT, totalTimeoutMessage(), now);
+            } else if (e instanceof SocketTimeoutException) {
+                c.fail(ErrorKind.TIMEOUT, "idle timeout: no body bytes for "
+                        + options.idleTimeout().toMillis() + " ms after " + c.events() + " token-bearing events", now);
+            } else {
+                c.fail(ErrorKind.TRUNCATED, "connection closed before the end marker after " + c.events()
+                        + " token-bearing events: " + describe(e), now);
+            }
+            c.applyTo(b, now, options.keepText());
+        }
+    }
+
+    private boolean totalTimeoutFired(RequestRecord.Builder b) {
+        long total = options.totalTimeout().toNanos();
+        // OkHttp's call timeout fires on its own watchdog; allow 1 ms of clock granularity
+        return total > 0 && b.sendNanos != UNSET && System.nanoTime() - b.sendNanos >= total - 1_000_000L;
+    }
+
+    private String totalTimeoutMessage() {
+        return "total timeout: the request (all attempts) took longer than "
+                + options.totalTimeout().toMillis() + " ms";
+    }
+
+    private static boolean interrupted(IOException e) {
+        if (Thread.currentThread().isInterrupted() || e instanceof ClosedByInterruptException) {
+            return true;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException
+                    || "Closed by interrupt".equals(t.getMessage())) {
+                return true;
+            }
+        }
+        return e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)
+                && "interrupted".equalsIgnoreCase(String.valueOf(e.getMessage()));
+    }
+
+    private static void cancelled(RequestRecord.Builder b, String message) {
+        b.outcome = Outcome.CANCELLED;
+        b.errorKind = null;
+        b.errorMessage = message;
+        Thread.currentThread().interrupt();
+    }
+
+    private static void resetOutcome(RequestRecord.Builder b) {
+        b.outcome = Outcome.SUCCESS;
+        b.errorKind = null;
+        b.errorMessage = null;
+        b.firstByteNanos = UNSET;
+        b.firstTokenNanos = UNSET;
+        b.firstContentNanos = UNSET;
+        b.endNanos = UNSET;
+        b.tokens = TokenTimeline.EMPTY;
+        b.outputTokens = 0;
+        b.inputTokens = -1;
+        b.outputTokenSource = TokenSource.NONE;
+        b.outputText = "";
+        b.reasoningText = "";
+        b.serverTimingsMs = Map.of();
+    }
+
+    private static void copyTimings(RequestRecord.Builder b, TimingListener t) {
+        b.dnsStartNanos = t.dnsStart;
+        b.dnsEndNanos = t.dnsEnd;
+        b.connectStartNanos = t.connectStart;
+        b.connectEndNanos = t.connectEnd;
+        b.tlsStartNanos = t.tlsStart;
+        b.tlsEndNanos = t.tlsEnd;
+        b.requestSentNanos = t.requestSent;
+        b.responseHeadersNanos = t.responseHeaders;
+        b.firstByteNanos = t.firstByte;
+    }
+
+    private static String describe(IOException e) {
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m);
+    }
+
+    private Request buildRequest(Endpoint endpoint, GenerationRequest request, ProtocolAdapter adapter,
+                                 String key) throws IOException {
+        HttpUrl url = HttpUrl.parse(joinUrl(endpoint.baseUrl(), adapter.path(request)));
+        if (url == null) {
+            throw new IllegalArgumentException("URL '" + endpoint.baseUrl() + adapter.path(request) + "' is invalid");
+        }
+        byte[] json = ProtocolAdapter.JSON.writeValueAsBytes(adapter.body(endpoint, request, options));
+        Request.Builder rb = new Request.Builder().url(url).post(RequestBody.create(json, JSON_TYPE));
+        adapter.headers(rb, key);
+        if (request.stream()) {
+            // OkHttp adds gzip by itself; compressed streams are buffered by the decoder and distort timing
+            rb.header("Accept-Encoding", "identity");
+        }
+        endpoint.headers().forEach(rb::header);
+        return rb.build();
+    }
+
+    /**
+     * Appends a protocol path to a base URL, avoiding a doubled {@code /v1} when the base already ends in it
+     * (as in {@code https://api.openai.com/v1}).
+     *
+     * @param baseUrl base URL without trailing slash
+     * @param path    protocol path starting with {@code /}
+     * @return the joined URL
+     */
+    static String joinUrl(String baseUrl, String path) {
+        if (baseUrl.endsWith("/v1") && path.startsWith("/v1/")) {
+            return baseUrl + path.substring(3);
+        }
+        return baseUrl + path;
+    }
+
+    private static String redact(String message, String key) {
+        if (message == null || key == null || key.isEmpty()) {
+            return message;
+        }
+        return message.replace(key, "***");
+    }
+
+    private OkHttpClient insecure() {
+        OkHttpClient c = insecureHttp;
+        if (c == null) {
+            synchronized (this) {
+                c = insecureHttp;
+                if (c == null) {
+                    c = buildInsecure();
+                    insecureHttp = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    private OkHttpClient buildInsecure() {
+        X509TrustManager trustAll = new X509TrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+                // trusts every certificate: only used for endpoints with verifyTls=false
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                // trusts every certificate: only used for endpoints with verifyTls=false
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        try {
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, new TrustManager[] {trustAll}, null);
+            return http.newBuilder().sslSocketFactory(ctx.getSocketFactory(), trustAll)
+                    .hostnameVerifier((host, session) -> true).build();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("TLS is not available in this JVM", e);
+        }
+    }
+
+    /** Releases pooled connections and the dispatcher's executor. Idempotent. */
+    @Override
+    public void close() {
+        http.connectionPool().evictAll();
+        OkHttpClient c = insecureHttp;
+        if (c != null) {
+            c.connectionPool().evictAll();
+        }
+        dispatcherExecutor.shutdownNow();
+    }
+}

@@ -1,0 +1,41 @@
+package org.latencylab.engine.experiment;
+
+import org.latencylab.engine.api.GenerationRequest;
+
+import java.util.Map;
+
+/**
+ * Runs a {@link ProbeSpec}: optional unrecorded warmup, then {@code requests} requests in a closed loop at the
+ * spec's concurrency. The step's statistics are computed by the {@link RunEngine} from the recorded requests.
+ * Stateless and thread-safe.
+ */
+public final class ProbeRunner implements StepRunner<ProbeSpec> {
+    @Override
+    public StepResult run(ProbeSpec spec, String label, StepContext ctx) throws InterruptedException {
+        if (spec.warmup() > 0) {
+            ClosedLoop.run(spec.warmup(), spec.concurrency(), label + "-warmup", spec.promptTokens(),
+                    i -> request(spec, ctx), false, ctx);
+        }
+        ClosedLoop.run(spec.requests(), spec.concurrency(), label, spec.promptTokens(),
+                i -> request(spec, ctx), true, ctx);
+        return new ProbeResult(label, ProbeSpec.TYPE, spec.requests(), spec.concurrency(), spec.promptTokens());
+    }
+
+    private static GenerationRequest request(ProbeSpec spec, StepContext ctx) {
+        return new GenerationRequest(ctx.prompt(spec.promptTokens(), spec.cold()), spec.promptTokens(),
+                spec.maxOutputTokens(), spec.stream(), Map.of());
+    }
+
+    /**
+     * What a probe step reports besides its statistics.
+     *
+     * @param label        step label
+     * @param type         {@code "probe"}
+     * @param requests     requests planned
+     * @param concurrency  concurrency used
+     * @param promptTokens prompt length in tokens
+     */
+    public record ProbeResult(String label, String type, int requests, int concurrency, int promptTokens)
+            implements StepResult {
+    }
+}

@@ -1,0 +1,62 @@
+package org.latencylab.engine.experiment;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * A probe: {@code requests} requests at fixed concurrency (closed loop), each with a prompt of
+ * {@code promptTokens} tokens, asking for {@code maxOutputTokens}. Scenario type {@code "probe"}.
+ * Immutable and thread-safe.
+ *
+ * @param requests        number of requests, >= 1 (default 100)
+ * @param concurrency     requests in flight at once, >= 1 (default 1)
+ * @param promptTokens    prompt length in tokens (LatencyLab's tokenizer), >= 1 (default 256)
+ * @param maxOutputTokens tokens to generate, >= 1 (default 64)
+ * @param stream          streaming (default true)
+ * @param cold            unique prompt prefix per request so no prefix cache helps (default true)
+ * @param warmup          requests sent first and not recorded (default 0), >= 0
+ * @throws IllegalArgumentException when a value is out of range; the message names the field
+ */
+public record ProbeSpec(@JsonProperty("requests") Integer requests,
+                        @JsonProperty("concurrency") Integer concurrency,
+                        @JsonProperty("promptTokens") Integer promptTokens,
+                        @JsonProperty("maxOutputTokens") Integer maxOutputTokens,
+                        @JsonProperty("stream") Boolean stream,
+                        @JsonProperty("cold") Boolean cold,
+                        @JsonProperty("warmup") Integer warmup) implements ExperimentSpec {
+
+    /** Scenario type name. */
+    public static final String TYPE = "probe";
+
+    public ProbeSpec {
+        requests = atLeast("requests", requests, 100, 1);
+        concurrency = atLeast("concurrency", concurrency, 1, 1);
+        promptTokens = atLeast("promptTokens", promptTokens, 256, 1);
+        maxOutputTokens = atLeast("maxOutputTokens", maxOutputTokens, 64, 1);
+        stream = stream == null || stream;
+        cold = cold == null || cold;
+        warmup = atLeast("warmup", warmup, 0, 0);
+    }
+
+    /** @return a probe with every default (100 requests at concurrency 1) */
+    public static ProbeSpec defaults() {
+        return new ProbeSpec(null, null, null, null, null, null, null);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public long plannedRequests() {
+        return requests;
+    }
+
+    static Integer atLeast(String field, Integer value, int dflt, int min) {
+        int v = value == null ? dflt : value;
+        if (v < min) {
+            throw new IllegalArgumentException(field + " must be >= " + min + ", was " + v);
+        }
+        return v;
+    }
+}

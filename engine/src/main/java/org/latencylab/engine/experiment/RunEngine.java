@@ -1,0 +1,320 @@
+package org.latencylab.engine.experiment;
+
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.IntervalSnapshot;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.api.RunListener;
+import org.latencylab.engine.client.LlmClient;
+import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.results.RunFiles;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Runs a {@link RunSpec} on its own threads: starts the simulator when the target is the built-in one, sends
+ * every step's requests through one {@link LlmClient}, appends each finished request to {@code requests.jsonl}
+ * at once, publishes an {@link IntervalSnapshot} to the listener every {@value #SNAPSHOT_PERIOD_MILLIS} ms
+ * (5 Hz) and once more at the end, and finally writes {@code run.json} and {@code summary.csv}.
+ *
+ * <p>Step types are looked up in a registry ({@link #register}); probes and sweeps are registered by default.
+ * Thread-safe: one engine can start several runs; each run has its own threads and state.
+ */
+public final class RunEngine {
+    /** Snapshot period in milliseconds (5 Hz). */
+    public static final long SNAPSHOT_PERIOD_MILLIS = 200;
+
+    private final Map<Class<?>, StepRunner<?>> runners = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** An engine that knows every built-in step type (probe, sweep). */
+    public RunEngine() {
+        register(ProbeSpec.class, new ProbeRunner());
+        register(SweepSpec.class, new SweepRunner());
+    }
+
+    /**
+     * Registers (or replaces) the runner of a step type.
+     *
+     * @param type   spec class
+     * @param runner its runner
+     * @param <S>    spec type
+     * @return this engine
+     */
+    public <S extends ExperimentSpec> RunEngine register(Class<S> type, StepRunner<S> runner) {
+        runners.put(type, runner);
+        return this;
+    }
+
+    /**
+     * Starts a run and returns at once.
+     *
+     * @param spec         what to run
+     * @param runDirectory directory to write (created if missing; must be empty or absent)
+     * @param listener     progress listener, called on engine threads
+     * @return a handle to cancel and await the run
+     * @throws IllegalArgumentException when a step type has no runner
+     * @throws UncheckedIOException     when the run directory cannot be created
+     */
+    public RunHandle start(RunSpec spec, Path runDirectory, RunListener listener) {
+        for (ExperimentSpec e : spec.experiments()) {
+            if (!runners.containsKey(e.getClass())) {
+                throw new IllegalArgumentException("no runner for experiment type '" + e.type() + "'");
+            }
+        }
+        try {
+            Files.createDirectories(runDirectory);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create run directory " + runDirectory + ": " + e.getMessage(), e);
+        }
+        RunHandle handle = new RunHandle(runDirectory);
+        Thread t = new Thread(() -> {
+            try {
+                handle.complete(new Run(spec, runDirectory, listener == null ? RunListener.NONE : listener, handle)
+                        .execute());
+            } catch (Throwable e) {
+                handle.fail(e);
+            }
+        }, "latencylab-run-" + spec.name());
+        t.setDaemon(true);
+        t.start();
+        return handle;
+    }
+
+    /** One run's state. */
+    private final class Run implements StepContext {
+        private final RunSpec spec;
+        private final Path dir;
+        private final RunListener listener;
+        private final RunHandle handle;
+        private final long originNanos = System.nanoTime();
+        private final Instant startedAt = Instant.now();
+        private final AtomicLong ids = new AtomicLong();
+        private final AtomicInteger inFlight = new AtomicInteger();
+        private final LongAdder sent = new LongAdder();
+        private final LongAdder succeeded = new LongAdder();
+        private final LongAdder cancelledCount = new LongAdder();
+        private final Map<ErrorKind, LongAdder> errors = new EnumMap<>(ErrorKind.class);
+        private final ConcurrentLinkedQueue<RequestRecord> fresh = new ConcurrentLinkedQueue<>();
+        private final List<RequestRecord> stepRecords = Collections.synchronizedList(new ArrayList<>());
+        private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
+        private volatile String step = "";
+        private volatile double targetRate;
+        private long lastSnapshotNanos = originNanos;
+        private long lastSent;
+        private Endpoint endpoint;
+        private LlmClient client;
+        private RequestLog log;
+        private Prompts prompts;
+
+        Run(RunSpec spec, Path dir, RunListener listener, RunHandle handle) {
+            this.spec = spec;
+            this.dir = dir;
+            this.listener = listener;
+            this.handle = handle;
+            for (ErrorKind k : ErrorKind.values()) {
+                errors.put(k, new LongAdder());
+            }
+        }
+
+        RunResult execute() {
+            List<RunResult.StepOutcome> outcomes = new ArrayList<>();
+            String failure = null;
+            ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread th = new Thread(r, "latencylab-snapshots");
+                th.setDaemon(true);
+                return th;
+            });
+            SimulatorTarget sim = null;
+            String endpointDescription = spec.target().describe();
+            try {
+                log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
+                RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt));
+                prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
+                        Long.toString(originNanos & 0xffffff, 36));
+                if (spec.target().isSimulator()) {
+                    sim = SimulatorTarget.start(spec.target(), spec.seed());
+                    endpoint = sim.endpoint();
+                    endpointDescription = sim.describe();
+                } else {
+                    endpoint = spec.target().endpoint();
+                }
+                client = new LlmClient(spec.client());
+                ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,
+                        TimeUnit.MILLISECONDS);
+                Map<String, Integer> seen = new HashMap<>();
+                for (ExperimentSpec e : spec.experiments()) {
+                    if (handle.isCancelled()) {
+                        break;
+                    }
+                    int k = seen.merge(e.type(), 1, Integer::sum);
+                    String label = k == 1 ? e.type() : e.type() + k;
+                    step = label;
+                    stepRecords.clear();
+                    safe(() -> listener.onStepStarted(label));
+                    StepResult result = run(e, label);
+                    List<RequestRecord> recs;
+                    synchronized (stepRecords) {
+                        recs = new ArrayList<>(stepRecords);
+                    }
+                    outcomes.add(new RunResult.StepOutcome(label, e.type(), e, result,
+                            RunStatistics.summarize(recs, e instanceof SweepSpec
+                                    ? spec.stats().withoutSlos() : spec.stats())));
+                }
+            } catch (InterruptedException e) {
+                failure = "interrupted";
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                failure = e.getMessage() == null ? e.toString() : e.getMessage();
+            } finally {
+                ticker.shutdownNow();
+                step = "";
+                if (client != null) {
+                    client.close();
+                }
+                if (sim != null) {
+                    sim.close();
+                }
+                if (log != null) {
+                    log.close();
+                }
+            }
+            List<RequestRecord> all = log == null ? List.of() : RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
+            RunResult.Status status = failure != null ? RunResult.Status.FAILED
+                    : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
+            RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,
+                    Duration.ofNanos(System.nanoTime() - originNanos), endpointDescription, spec, outcomes,
+                    RunStatistics.summarize(all, spec.stats().withoutSlos()), List.copyOf(notices));
+            RunFiles.writeRunJson(dir, RunFiles.finished(result));
+            RunFiles.writeSummaryCsv(dir, result);
+            publish(true);
+            return result;
+        }
+
+        @SuppressWarnings("unchecked")
+        private <S extends ExperimentSpec> StepResult run(S e, String label) throws InterruptedException {
+            StepRunner<S> r = (StepRunner<S>) runners.get(e.getClass());
+            return r.run(e, label, this);
+        }
+
+        private synchronized void publish(boolean finished) {
+            long now = System.nanoTime();
+            List<RequestRecord> batch = new ArrayList<>();
+            RequestRecord r;
+            while ((r = fresh.poll()) != null) {
+                batch.add(r);
+            }
+            long s = sent.sum();
+            double dt = (now - lastSnapshotNanos) / 1e9;
+            double rate = dt > 0 ? (s - lastSent) / dt : 0;
+            lastSent = s;
+            lastSnapshotNanos = now;
+            Map<ErrorKind, Long> err = new EnumMap<>(ErrorKind.class);
+            errors.forEach((k, v) -> {
+                if (v.sum() > 0) {
+                    err.put(k, v.sum());
+                }
+            });
+            IntervalSnapshot snap = new IntervalSnapshot(spec.name(), step, now - originNanos, s,
+                    spec.plannedRequests(), inFlight.get(), succeeded.sum(), err, cancelledCount.sum(), targetRate,
+                    rate, batch, finished);
+            safe(() -> listener.onSnapshot(snap));
+        }
+
+        private void safe(Runnable r) {
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                System.err.println("latencylab: listener failed: " + e);
+            }
+        }
+
+        @Override
+        public Endpoint endpoint() {
+            return endpoint;
+        }
+
+        @Override
+        public ClientOptions clientOptions() {
+            return spec.client();
+        }
+
+        @Override
+        public RequestRecord send(GenerationRequest request, RequestTicket ticket) throws InterruptedException {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("run cancelled");
+            }
+            return client.execute(endpoint, request, ticket);
+        }
+
+        @Override
+        public String prompt(int tokens, boolean cold) {
+            return prompts.prompt(tokens, cold);
+        }
+
+        @Override
+        public long nextRequestId() {
+            return ids.getAndIncrement();
+        }
+
+        @Override
+        public void finished(RequestRecord record) {
+            log.append(record);
+            sent.increment();
+            switch (record.outcome()) {
+                case SUCCESS -> succeeded.increment();
+                case ERROR -> errors.get(record.errorKind()).increment();
+                case CANCELLED -> cancelledCount.increment();
+            }
+            stepRecords.add(record);
+            fresh.add(record);
+        }
+
+        @Override
+        public void inFlight(int delta) {
+            inFlight.addAndGet(delta);
+        }
+
+        @Override
+        public void targetRate(double rps) {
+            this.targetRate = rps;
+        }
+
+        @Override
+        public boolean cancelled() {
+            return handle.isCancelled();
+        }
+
+        @Override
+        public void notice(String message) {
+            notices.add(message);
+            safe(() -> listener.onNotice(message));
+        }
+
+        @Override
+        public Path runDirectory() {
+            return dir;
+        }
+    }
+
+}

@@ -1,0 +1,50 @@
+package org.latencylab.engine.experiment;
+
+import org.latencylab.engine.api.ClientOptions;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A whole run: what to measure, how, and how to judge it. Usually read from a scenario file
+ * ({@code org.latencylab.engine.scenario.ScenarioLoader}). Immutable and thread-safe.
+ *
+ * @param name        run name (used in the run directory's name); not blank
+ * @param target      endpoint or built-in simulator
+ * @param client      client options (timeouts, retries)
+ * @param stats       tier table and SLOs
+ * @param experiments steps, run in order; at least one
+ * @param tokenizer   jtokkit encoding for prompts and token counts (default {@code cl100k_base})
+ * @param corpus      prompt corpus: {@code en} (default), {@code zh}, {@code random} (random token ids) or a file path
+ * @param seed        seed for everything random in the run (jitter of schedules, random prompts)
+ * @throws IllegalArgumentException when a field is missing
+ */
+public record RunSpec(String name, TargetSpec target, ClientOptions client, StatsSettings stats,
+                      List<ExperimentSpec> experiments, String tokenizer, String corpus, long seed) {
+    public RunSpec {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("run name must not be blank");
+        }
+        Objects.requireNonNull(target, "target");
+        client = client == null ? ClientOptions.DEFAULTS : client;
+        stats = stats == null ? StatsSettings.DEFAULTS : stats;
+        if (experiments == null || experiments.isEmpty()) {
+            throw new IllegalArgumentException("a run needs at least one experiment");
+        }
+        experiments = List.copyOf(experiments);
+        tokenizer = tokenizer == null || tokenizer.isBlank() ? "cl100k_base" : tokenizer;
+        corpus = corpus == null || corpus.isBlank() ? "en" : corpus;
+    }
+
+    /** @return total requests planned, or -1 when a step is time-bounded */
+    public long plannedRequests() {
+        long sum = 0;
+        for (ExperimentSpec e : experiments) {
+            if (e.plannedRequests() < 0) {
+                return -1;
+            }
+            sum += e.plannedRequests();
+        }
+        return sum;
+    }
+}

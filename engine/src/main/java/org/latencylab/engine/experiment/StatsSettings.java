@@ -1,0 +1,90 @@
+package org.latencylab.engine.experiment;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+
+/**
+ * How a run judges its results: the tier table (and on which metric's P95 it is judged) and the SLOs.
+ * Immutable and thread-safe.
+ *
+ * @param tierMetric metric whose P95 decides the tier: {@code ttft} (default), {@code e2e}, {@code ttfb},
+ *                   {@code tpot}, {@code itl}
+ * @param tiers      tier table, ascending upper bounds; null or empty = the default table (Tier-0 ≤ 80 ms,
+ *                   Tier-1 ≤ 300 ms, Tier-2 ≤ 1.2 s, Tier-3 ≤ 4.5 s, Tier-4 above; DESIGN.md)
+ * @param slos       SLOs, judged on every probe and load step (not on sweeps, whose context lengths differ by
+ *                   design); a failed SLO makes {@code latencylab run} exit with status 1
+ * @throws IllegalArgumentException on a malformed tier or SLO; the message names the field
+ */
+public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
+                            @JsonProperty("tiers") List<TierLevel> tiers,
+                            @JsonProperty("slos") List<SloSpec> slos) {
+
+    /** Default settings: tier on TTFT P95, default table, no SLOs. */
+    public static final StatsSettings DEFAULTS = new StatsSettings(null, null, null);
+
+    public StatsSettings {
+        tierMetric = tierMetric == null || tierMetric.isBlank() ? "ttft" : tierMetric.strip();
+        tiers = tiers == null ? List.of() : List.copyOf(tiers);
+        slos = slos == null ? List.of() : List.copyOf(slos);
+        double last = -1;
+        for (int i = 0; i < tiers.size(); i++) {
+            TierLevel t = tiers.get(i);
+            if (t.maxMs() == null) {
+                if (i != tiers.size() - 1) {
+                    throw new IllegalArgumentException("tiers[" + i + "] (" + t.name()
+                            + ") has no maxMs: only the last tier may be unbounded");
+                }
+            } else if (t.maxMs() <= last) {
+                throw new IllegalArgumentException("tiers[" + i + "].maxMs must be greater than the previous tier's ("
+                        + last + " ms), was " + t.maxMs());
+            } else {
+                last = t.maxMs();
+            }
+        }
+    }
+
+    /** @return a copy without SLOs (sweeps and whole-run summaries are not judged against SLOs) */
+    public StatsSettings withoutSlos() {
+        return new StatsSettings(tierMetric, tiers, List.of());
+    }
+
+    /**
+     * One tier of the table.
+     *
+     * @param name  e.g. {@code "Tier-1"}
+     * @param maxMs inclusive upper bound of the P95 in milliseconds; null for the last, unbounded tier
+     */
+    public record TierLevel(@JsonProperty("name") String name, @JsonProperty("maxMs") Double maxMs) {
+        public TierLevel {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("tier name must not be blank");
+            }
+            if (maxMs != null && !(maxMs > 0)) {
+                throw new IllegalArgumentException("tier '" + name + "': maxMs must be > 0, was " + maxMs);
+            }
+        }
+    }
+
+    /**
+     * An SLO: at least {@code percentile} % of requests have {@code metric} ≤ {@code maxMs}.
+     *
+     * @param metric     {@code ttft}, {@code e2e}, {@code ttfb}, {@code tpot}, {@code itl}, ...
+     * @param percentile in (0, 100], e.g. 95
+     * @param maxMs      threshold in milliseconds, > 0
+     */
+    public record SloSpec(@JsonProperty("metric") String metric, @JsonProperty("percentile") Double percentile,
+                          @JsonProperty("maxMs") Double maxMs) {
+        public SloSpec {
+            if (metric == null || metric.isBlank()) {
+                throw new IllegalArgumentException("slo metric must be set, e.g. ttft");
+            }
+            if (percentile == null || !(percentile > 0 && percentile <= 100)) {
+                throw new IllegalArgumentException("slo percentile must be in (0, 100], was " + percentile);
+            }
+            if (maxMs == null || !(maxMs > 0)) {
+                throw new IllegalArgumentException("slo maxMs must be > 0, was " + maxMs);
+            }
+        }
+    }
+}

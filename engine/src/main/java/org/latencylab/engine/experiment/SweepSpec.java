@@ -1,0 +1,74 @@
+package org.latencylab.engine.experiment;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.util.List;
+
+/**
+ * A context sweep: for each context length, {@code requestsPerLength} requests at fixed concurrency, then a
+ * power-law fit {@code TTFT = a · n^α} (optionally {@code + c}) of P50 and P95 TTFT against the context length.
+ * Scenario type {@code "sweep"}. Immutable and thread-safe.
+ *
+ * @param contextTokens     prompt lengths in tokens, each >= 1, at least one (default 2048, 8192, 32768)
+ * @param requestsPerLength requests per length, >= 1 (default 20)
+ * @param concurrency       requests in flight at once, >= 1 (default 1)
+ * @param maxOutputTokens   tokens to generate per request, >= 1 (default 16; a sweep measures prefill)
+ * @param cold              unique prefix per request so no prefix cache helps (default true)
+ * @param fitOffset         fit {@code c + a·n^α} instead of {@code a·n^α} (default false)
+ * @param extrapolateTo     context lengths to extrapolate the fit to, tokens (default none)
+ * @throws IllegalArgumentException when a value is out of range; the message names the field
+ */
+public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextTokens,
+                        @JsonProperty("requestsPerLength") Integer requestsPerLength,
+                        @JsonProperty("concurrency") Integer concurrency,
+                        @JsonProperty("maxOutputTokens") Integer maxOutputTokens,
+                        @JsonProperty("cold") Boolean cold,
+                        @JsonProperty("fitOffset") Boolean fitOffset,
+                        @JsonProperty("extrapolateTo") List<Integer> extrapolateTo) implements ExperimentSpec {
+
+    /** Scenario type name. */
+    public static final String TYPE = "sweep";
+
+    public SweepSpec {
+        contextTokens = contextTokens == null ? List.of(2048, 8192, 32768) : List.copyOf(contextTokens);
+        if (contextTokens.isEmpty()) {
+            throw new IllegalArgumentException("contextTokens must list at least one length, e.g. [2048, 8192, 32768]");
+        }
+        for (Integer n : contextTokens) {
+            if (n == null || n < 1) {
+                throw new IllegalArgumentException("contextTokens must be token counts >= 1, was " + n);
+            }
+        }
+        requestsPerLength = ProbeSpec.atLeast("requestsPerLength", requestsPerLength, 20, 1);
+        concurrency = ProbeSpec.atLeast("concurrency", concurrency, 1, 1);
+        maxOutputTokens = ProbeSpec.atLeast("maxOutputTokens", maxOutputTokens, 16, 1);
+        cold = cold == null || cold;
+        fitOffset = fitOffset != null && fitOffset;
+        extrapolateTo = extrapolateTo == null ? List.of() : List.copyOf(extrapolateTo);
+        for (Integer n : extrapolateTo) {
+            if (n == null || n < 1) {
+                throw new IllegalArgumentException("extrapolateTo must be token counts >= 1, was " + n);
+            }
+        }
+    }
+
+    /**
+     * @param lengths           context lengths in tokens
+     * @param requestsPerLength requests per length
+     * @param concurrency       concurrency
+     * @return a cold sweep with the other defaults
+     */
+    public static SweepSpec of(List<Integer> lengths, int requestsPerLength, int concurrency) {
+        return new SweepSpec(lengths, requestsPerLength, concurrency, null, null, null, null);
+    }
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public long plannedRequests() {
+        return (long) contextTokens.size() * requestsPerLength;
+    }
+}

@@ -1,0 +1,172 @@
+package org.latencylab.engine.replay;
+
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.client.LlmClient;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Runs one {@link ConformanceCase} through the real {@link LlmClient} against a {@link ReplayServer} and
+ * compares what the client measured with the case's {@code expect} block.
+ *
+ * <p>Rules (from the cases README): a time {@code *_ms} must lie in {@code [expected, expected + tolerance]}
+ * where the tolerance is {@code expect.tolerance_ms} (default 40 ms), because a client can only measure an event
+ * later than the server wrote it; {@code tpot_ms} is a quotient of two such times whose delays partly cancel,
+ * so it is checked as {@code expected ± 5 ms}; {@code ttfb_ms_max} is an upper bound (measured to the response
+ * headers), {@code e2e_ms_min} a lower bound; counts and texts must match exactly. An expectation key this
+ * checker does not know fails the case, so a new key is never silently ignored.
+ *
+ * <p>Thread-safe: every {@link #check} uses its own server and client.
+ */
+public final class CaseChecker {
+    /** Default tolerance on times, milliseconds (cases README). */
+    public static final double DEFAULT_TOLERANCE_MS = 40;
+    /** Tolerance on TPOT, milliseconds (cases README), applied on both sides. */
+    public static final double TPOT_TOLERANCE_MS = 5;
+
+    private final ClientOptions baseOptions;
+
+    /** A checker using {@link ClientOptions#DEFAULTS} (retries taken from each case). */
+    public CaseChecker() {
+        this(ClientOptions.DEFAULTS);
+    }
+
+    /** @param baseOptions client options for every case; {@code maxRetries} is replaced by the case's */
+    public CaseChecker(ClientOptions baseOptions) {
+        this.baseOptions = baseOptions;
+    }
+
+    /**
+     * Runs and judges one case. Never throws for a misbehaving client: an unexpected exception becomes a
+     * FAILED result naming it.
+     *
+     * @param c the case
+     * @return the verdict; SKIPPED when the case's protocol is unknown or has no adapter
+     */
+    public CaseResult check(ConformanceCase c) {
+        Optional<Protocol> protocol = c.protocol();
+        try (LlmClient client = new LlmClient(baseOptions.withMaxRetries(c.maxRetries()), name -> null)) {
+            if (protocol.isEmpty() || !client.supports(protocol.get())) {
+                return new CaseResult(c.name(), CaseResult.Status.SKIPPED, List.of(),
+                        "no adapter for protocol '" + c.protocolId() + "'");
+            }
+            try (ReplayServer server = ReplayServer.start(c)) {
+                Endpoint endpoint = Endpoint.of(c.name(), protocol.get(), server.baseUrl(), "demo");
+                GenerationRequest request = GenerationRequest.streaming("Say something short.", 64);
+                RequestRecord r = client.execute(endpoint, request, new RequestTicket(0, c.name(), -1,
+                        System.nanoTime()));
+                List<String> mismatches = compare(c.expect(), r);
+                return mismatches.isEmpty()
+                        ? new CaseResult(c.name(), CaseResult.Status.PASSED, List.of(), null)
+                        : new CaseResult(c.name(), CaseResult.Status.FAILED, mismatches, null);
+            }
+        } catch (IOException | RuntimeException e) {
+            return new CaseResult(c.name(), CaseResult.Status.FAILED,
+                    List.of("could not run the case: " + e), null);
+        }
+    }
+
+    /**
+     * Compares a measured record with expectations.
+     *
+     * @param expect expectation key → value (see the cases README)
+     * @param r      the measured record
+     * @return one line per mismatch; empty when all hold
+     */
+    static List<String> compare(Map<String, Object> expect, RequestRecord r) {
+        List<String> out = new ArrayList<>();
+        double tol = expect.get("tolerance_ms") instanceof Number n ? n.doubleValue() : DEFAULT_TOLERANCE_MS;
+        for (Map.Entry<String, Object> e : expect.entrySet()) {
+            String key = e.getKey();
+            Object want = e.getValue();
+            switch (key) {
+                case "tolerance_ms" -> { }
+                case "outcome" -> equal(out, key, want, r.outcome().id());
+                case "error_kind" -> equal(out, key, want, r.errorKind() == null ? "none" : r.errorKind().id());
+                case "ttft_ms" -> window(out, key, want, ms(r.ttftNanos()), tol);
+                case "first_content_ms" -> window(out, key, want, ms(r.timeToFirstContentNanos()), tol);
+                case "e2e_ms" -> window(out, key, want, ms(r.e2eNanos()), tol);
+                case "tpot_ms" -> {
+                    double w = num(want);
+                    double m = ms(r.tpotNanos());
+                    if (Double.isNaN(m) || m < w - TPOT_TOLERANCE_MS || m > w + TPOT_TOLERANCE_MS) {
+                        out.add(key + ": expected " + fmt(w - TPOT_TOLERANCE_MS) + ".." + fmt(w + TPOT_TOLERANCE_MS)
+                                + ", measured " + fmt(m));
+                    }
+                }
+                case "ttfb_ms_max" -> {
+                    double m = ms(r.ttfbNanos());
+                    if (Double.isNaN(m) || m > num(want)) {
+                        out.add(key + ": expected <= " + fmt(num(want)) + ", measured " + fmt(m));
+                    }
+                }
+                case "e2e_ms_min" -> {
+                    double m = ms(r.e2eNanos());
+                    if (Double.isNaN(m) || m < num(want)) {
+                        out.add(key + ": expected >= " + fmt(num(want)) + ", measured " + fmt(m));
+                    }
+                }
+                case "output_tokens" -> equal(out, key, want, (long) r.outputTokens());
+                case "input_tokens" -> equal(out, key, want, (long) r.inputTokens());
+                case "chunks" -> equal(out, key, want, (long) r.tokens().size());
+                case "output_text" -> equal(out, key, want, r.outputText());
+                case "output_text_length" -> equal(out, key, want,
+                        (long) r.outputText().codePointCount(0, r.outputText().length()));
+                case "reasoning_text" -> equal(out, key, want, r.reasoningText());
+                case "attempts" -> equal(out, key, want, (long) r.attempts());
+                case "rate_limited" -> equal(out, key, want, (long) r.rateLimitedAttempts());
+                default -> out.add(key + ": unknown expectation key (this checker cannot judge it)");
+            }
+        }
+        if (!out.isEmpty() && r.errorMessage() != null) {
+            out.add("client said: " + r.outcome().id() + (r.errorKind() == null ? "" : "/" + r.errorKind().id())
+                    + " " + r.errorMessage());
+        }
+        return out;
+    }
+
+    private static void window(List<String> out, String key, Object want, double measured, double tol) {
+        double w = num(want);
+        if (Double.isNaN(measured) || measured < w || measured > w + tol) {
+            out.add(key + ": expected " + fmt(w) + ".." + fmt(w + tol) + ", measured " + fmt(measured));
+        }
+    }
+
+    private static void equal(List<String> out, String key, Object want, Object measured) {
+        boolean same = want instanceof Number n && measured instanceof Long l
+                ? n.doubleValue() == l.doubleValue()
+                : String.valueOf(want).equals(String.valueOf(measured));
+        if (!same) {
+            out.add(key + ": expected " + quote(want) + ", measured " + quote(measured));
+        }
+    }
+
+    private static String quote(Object o) {
+        return o instanceof String s ? "\"" + s + "\"" : String.valueOf(o);
+    }
+
+    private static double num(Object o) {
+        if (o instanceof Number n) {
+            return n.doubleValue();
+        }
+        throw new IllegalArgumentException("expected a number, was " + quote(o));
+    }
+
+    private static double ms(long nanos) {
+        return nanos < 0 ? Double.NaN : nanos / 1e6;
+    }
+
+    private static String fmt(double v) {
+        return Double.isNaN(v) ? "nothing" : String.format(Locale.ROOT, "%.1f", v);
+    }
+}

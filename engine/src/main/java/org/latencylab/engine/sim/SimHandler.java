@@ -1,0 +1,355 @@
+package org.latencylab.engine.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import org.latencylab.engine.tokens.TokenCounter;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Serves every simulator route and runs the latency model for generation requests.
+ *
+ * <h2>Timeline of one generation request</h2>
+ * All deadlines are absolute {@link System#nanoTime()} values computed from the moment the request body has been
+ * read ({@code arrive}); the serving thread parks until each deadline, so lateness in one step is not carried into
+ * the next and the model holds under high concurrency.
+ * <ol>
+ *   <li>Slow-headers fault: park until {@code arrive + delay}.</li>
+ *   <li>429 / 5xx faults: answer the error and stop.</li>
+ *   <li>Streaming: status and headers are sent now.</li>
+ *   <li>FIFO admission ({@code maxRunningSeqs}); prefix-cache lookup; the protocol's opening events.</li>
+ *   <li>First token at {@code admitted + prefill(uncached tokens)·jitter}; each next one a jittered decode gap
+ *       (for the number of sequences running at that moment) later, plus a stall when the stall fault fires.</li>
+ *   <li>Closing events and end marker; or, with the reset fault, an abrupt close after the configured tokens.</li>
+ * </ol>
+ * Thread-safe: shared state is the admission queue, the prefix cache, the metrics and the seeded random source
+ * (split per request under a lock).
+ */
+final class SimHandler implements HttpHandler {
+
+    /** Thrown to make the JDK server drop the connection without finishing the response. */
+    private static final class AbruptClose extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        AbruptClose(String why) {
+            super(why, null, false, false);
+        }
+    }
+
+    private final SimProfile profile;
+    private final SimOptions options;
+    private final AdmissionQueue admission;
+    private final SimMetrics metrics;
+    private final BlockHashCache cache;
+    private final SplittableRandom master;
+    private final AtomicLong requestIds = new AtomicLong();
+    private final long startedSeconds = Instant.now().getEpochSecond();
+    private final Map<String, Dialect> dialects = Map.of(
+            "/v1/chat/completions", new OpenAiDialect(true),
+            "/v1/completions", new OpenAiDialect(false),
+            "/v1/messages", new AnthropicDialect(),
+            "/api/chat", new OllamaDialect(true),
+            "/api/generate", new OllamaDialect(false),
+            "/generate_stream", new TgiDialect(true),
+            "/generate", new TgiDialect(false));
+    private final Dialect fallbackErrors = new OpenAiDialect(true);
+
+    SimHandler(SimProfile profile, SimOptions options, AdmissionQueue admission, SimMetrics metrics) {
+        this.profile = profile;
+        this.options = options;
+        this.admission = admission;
+        this.metrics = metrics;
+        SimProfile.PrefixCache pc = profile.prefixCache();
+        this.cache = pc.enabled() ? new BlockHashCache(pc.blockTokens(), pc.capacityBlocks()) : null;
+        this.master = new SplittableRandom(options.seed());
+    }
+
+    @Override
+    public void handle(HttpExchange ex) {
+        boolean abrupt = false;
+        try {
+            route(ex);
+        } catch (AbruptClose e) {
+            abrupt = true;
+            throw e;
+        } catch (IOException e) {
+            // the client went away; nothing to answer
+        } finally {
+            if (!abrupt) {
+                ex.close();
+            }
+        }
+    }
+
+    private void route(HttpExchange ex) throws IOException {
+        String path = ex.getRequestURI().getPath();
+        String method = ex.getRequestMethod();
+        Dialect dialect = dialects.get(path);
+        if (dialect != null) {
+            if (!"POST".equals(method)) {
+                sendJson(ex, 405, dialect.error(405, Dialect.ErrorKind.INVALID_REQUEST,
+                        "use POST for " + path, null), Map.of("Allow", "POST"));
+                return;
+            }
+            generate(ex, dialect);
+            return;
+        }
+        boolean get = "GET".equals(method);
+        switch (path) {
+            case "/health" -> {
+                if (get) {
+                    ex.getRequestBody().readAllBytes();
+                    ex.sendResponseHeaders(200, -1);
+                    return;
+                }
+            }
+            case "/metrics" -> {
+                if (get) {
+                    sendText(ex, 200, SimMetrics.CONTENT_TYPE, metrics.scrape());
+                    return;
+                }
+            }
+            case "/v1/models" -> {
+                if (get) {
+                    ObjectNode root = Dialect.object().put("object", "list");
+                    root.putArray("data").addObject().put("id", profile.model()).put("object", "model")
+                            .put("created", startedSeconds).put("owned_by", "latencylab-sim")
+                            .put("root", profile.model());
+                    sendJson(ex, 200, root, Map.of());
+                    return;
+                }
+            }
+            case "/api/tags" -> {
+                if (get) {
+                    ObjectNode root = Dialect.object();
+                    ObjectNode m = root.putArray("models").addObject().put("name", profile.model())
+                            .put("model", profile.model())
+                            .put("modified_at", Instant.ofEpochSecond(startedSeconds).toString())
+                            .put("size", 0).put("digest", "sim-" + profile.name());
+                    m.putObject("details").put("format", "simulated").put("family", "simulated")
+                            .put("parameter_size", "").put("quantization_level", "");
+                    sendJson(ex, 200, root, Map.of());
+                    return;
+                }
+            }
+            case "/info" -> {
+                if (get) {
+                    ObjectNode info = Dialect.object().put("model_id", profile.model()).put("model_dtype", "simulated")
+                            .put("max_concurrent_requests", profile.maxRunningSeqs())
+                            .put("max_input_tokens", 1_000_000).put("max_total_tokens", 2_000_000)
+                            .put("version", "latencylab-sim").put("router", "latencylab-sim");
+                    sendJson(ex, 200, info, Map.of());
+                    return;
+                }
+            }
+            default -> {
+                sendJson(ex, 404, fallbackErrors.error(404, Dialect.ErrorKind.NOT_FOUND,
+                        "no route " + method + " " + path + "; the simulator serves /v1/chat/completions, "
+                                + "/v1/completions, /v1/messages, /api/chat, /api/generate, /generate_stream, "
+                                + "/generate, /v1/models, /api/tags, /info, /health, /metrics", null), Map.of());
+                return;
+            }
+        }
+        sendJson(ex, 405, fallbackErrors.error(405, Dialect.ErrorKind.INVALID_REQUEST,
+                "use GET for " + path, null), Map.of("Allow", "GET"));
+    }
+
+    // ---------------------------------------------------------------- generation
+
+    private void generate(HttpExchange ex, Dialect dialect) throws IOException {
+        byte[] body = ex.getRequestBody().readAllBytes();
+        long arrive = System.nanoTime();
+        SplittableRandom rnd;
+        synchronized (master) {
+            rnd = master.split();
+        }
+
+        SimRequest req;
+        try {
+            JsonNode json = EventWriter.JSON.readTree(body);
+            req = dialect.parse(json);
+        } catch (JsonProcessingException e) {
+            sendJson(ex, 400, dialect.error(400, Dialect.ErrorKind.INVALID_REQUEST,
+                    "the request body is not valid JSON: " + e.getOriginalMessage(), null), Map.of());
+            return;
+        } catch (BadRequestException e) {
+            sendJson(ex, 400, dialect.error(400, Dialect.ErrorKind.INVALID_REQUEST, e.getMessage(), e.param()),
+                    Map.of());
+            return;
+        }
+        int[] ids = req.promptIds() != null ? req.promptIds() : TokenCounter.cl100k().encode(req.promptText());
+
+        SimProfile.Faults f = profile.faults();
+        try {
+            if (f.slowHeaders().rate() > 0 && rnd.nextDouble() < f.slowHeaders().rate()) {
+                parkUntil(arrive + seconds(f.slowHeaders().seconds()));
+            }
+        } catch (InterruptedException e) {
+            throw new AbruptClose("server closing");
+        }
+        if (f.rateLimited().rate() > 0 || f.serverError().rate() > 0) {
+            double u = rnd.nextDouble();
+            if (u < f.rateLimited().rate()) {
+                int s = f.rateLimited().retryAfterSeconds();
+                sendJson(ex, 429, dialect.error(429, Dialect.ErrorKind.RATE_LIMITED,
+                        "rate limit reached (simulated); retry after " + s + " s", null),
+                        Map.of("Retry-After", Integer.toString(s), "retry-after-ms", Long.toString(s * 1000L)));
+                return;
+            }
+            if (u < f.rateLimited().rate() + f.serverError().rate()) {
+                int status = f.serverError().status();
+                sendJson(ex, status, dialect.error(status, Dialect.ErrorKind.SERVER_ERROR,
+                        "internal server error (simulated)", null), Map.of());
+                return;
+            }
+        }
+        boolean reset = f.reset().rate() > 0 && rnd.nextDouble() < f.reset().rate();
+
+        Turn t = new Turn(req, dialect.idPrefix() + requestIds.incrementAndGet(), profile.model(),
+                Instant.now().getEpochSecond(), ids.length, dialect.reasoning() ? profile.reasoning().tokens() : 0);
+        t.arriveNanos = arrive;
+        EventWriter writer = null;
+        if (req.stream()) {
+            ex.getResponseHeaders().set("Content-Type", dialect.framing().contentType());
+            ex.getResponseHeaders().set("Cache-Control", "no-cache");
+            ex.sendResponseHeaders(200, 0);
+            writer = new EventWriter(ex.getResponseBody(), dialect.framing(), options.stamping());
+        }
+        try {
+            admission.admit();
+        } catch (InterruptedException e) {
+            throw new AbruptClose("server closing");
+        }
+        try {
+            run(ex, dialect, t, ids, writer, rnd, reset);
+        } catch (InterruptedException e) {
+            throw new AbruptClose("server closing");
+        } finally {
+            admission.release();
+        }
+    }
+
+    private void run(HttpExchange ex, Dialect dialect, Turn t, int[] ids, EventWriter writer, SplittableRandom rnd,
+                     boolean reset) throws IOException, InterruptedException {
+        t.admittedNanos = System.nanoTime();
+        t.cachedTokens = cache == null ? 0 : cache.lookupAndInsert(ids);
+        if (writer != null) {
+            for (WireEvent e : dialect.opening(t)) {
+                writer.write(e);
+            }
+        }
+        int max = t.request.maxTokens();
+        int resetAt = reset ? Math.min(profile.faults().reset().afterTokens(), max) : -1;
+        double sigma = profile.jitter().sigma();
+        SimProfile.Stall stall = profile.faults().stall();
+        long deadline = t.admittedNanos + jitter(profile.prefillNanos(ids.length - t.cachedTokens), sigma, rnd);
+        WordSource words = new WordSource(rnd);
+        for (int i = 0; i < max; i++) {
+            if (i > 0) {
+                deadline += jitter(profile.gapNanos(Math.max(1, admission.running())), sigma, rnd);
+                if (stall.rate() > 0 && rnd.nextDouble() < stall.rate()) {
+                    deadline += seconds(stall.seconds());
+                }
+            }
+            parkUntil(deadline);
+            if (i == resetAt && writer != null) {
+                throw new AbruptClose("simulated connection reset after " + i + " tokens");
+            }
+            WordSource.Piece piece = words.next();
+            boolean reasoning = i < t.reasoningTokens;
+            (reasoning ? t.reasoning : t.answer).append(piece.text());
+            t.emitted++;
+            long written = System.nanoTime();
+            if (writer != null) {
+                for (WireEvent e : dialect.token(t, piece, reasoning, i == max - 1)) {
+                    written = writer.write(e);
+                }
+            }
+            if (i == 0) {
+                t.firstTokenNanos = written;
+                metrics.prefillDone(ids.length);
+                metrics.firstToken(written - t.arriveNanos);
+            }
+            t.lastTokenNanos = written;
+            metrics.token();
+        }
+        if (writer != null) {
+            if (resetAt == max) {
+                throw new AbruptClose("simulated connection reset before the end marker");
+            }
+            for (WireEvent e : dialect.closing(t)) {
+                writer.write(e);
+            }
+        } else {
+            ObjectNode whole = dialect.whole(t);
+            if (options.stamping()) {
+                whole.put("x_sent_ns", System.nanoTime());
+            }
+            byte[] bytes = EventWriter.json(whole).getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, bytes.length);
+            OutputStream out = ex.getResponseBody();
+            if (reset) {
+                out.write(bytes, 0, bytes.length / 2);
+                out.flush();
+                throw new AbruptClose("simulated connection reset in the body");
+            }
+            out.write(bytes);
+        }
+        metrics.finished(System.nanoTime() - t.arriveNanos, "length");
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /**
+     * Parks the calling thread until {@code deadline}; absolute, so early wake-ups just park again.
+     *
+     * @param deadline a {@link System#nanoTime()} value
+     * @throws InterruptedException when the thread is interrupted (the server is closing)
+     */
+    static void parkUntil(long deadline) throws InterruptedException {
+        for (long left = deadline - System.nanoTime(); left > 0; left = deadline - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+    }
+
+    private static long jitter(long nanos, double sigma, SplittableRandom rnd) {
+        if (sigma == 0 || nanos == 0) {
+            return nanos;
+        }
+        return Math.round(nanos * Math.exp(sigma * rnd.nextGaussian()));
+    }
+
+    private static long seconds(double s) {
+        return Math.round(s * 1e9);
+    }
+
+    private void sendJson(HttpExchange ex, int status, ObjectNode body, Map<String, String> headers)
+            throws IOException {
+        headers.forEach((k, v) -> ex.getResponseHeaders().set(k, v));
+        sendText(ex, status, "application/json", EventWriter.json(body));
+    }
+
+    private static void sendText(HttpExchange ex, int status, String contentType, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().set("Content-Type", contentType);
+        ex.sendResponseHeaders(status, bytes.length);
+        ex.getResponseBody().write(bytes);
+    }
+}

@@ -1,0 +1,84 @@
+package org.latencylab.engine.stats;
+
+import org.latencylab.engine.api.RequestRecord;
+
+import java.util.Arrays;
+import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
+
+/**
+ * The latency metrics LatencyLab summarizes, each read from a {@link RequestRecord}'s derived methods (which define
+ * them; see the package documentation). Values are nanoseconds. Thread-safe (an enum).
+ */
+public enum Metric {
+    /** Send to first generated text of any kind. */
+    TTFT("ttft", RequestRecord::ttftNanos),
+    /** Send to first answer (non-reasoning) text. */
+    TIME_TO_FIRST_CONTENT("time_to_first_content", RequestRecord::timeToFirstContentNanos),
+    /** Send to response headers. */
+    TTFB("ttfb", RequestRecord::ttfbNanos),
+    /** Send to end of stream. */
+    E2E("e2e", RequestRecord::e2eNanos),
+    /** (E2E − TTFT) / (output tokens − 1). */
+    TPOT("tpot", RequestRecord::tpotNanos),
+    /** Gap between consecutive token-bearing events (one value per gap, not per request). */
+    ITL("itl", null),
+    /** Gap between consecutive token-bearing events divided by the tokens of the later event (one value per gap). */
+    ITL_PER_TOKEN("itl_per_token", null),
+    /** Intended start to first generated text (includes client queueing). */
+    TTFT_FROM_INTENDED("ttft_from_intended", RequestRecord::ttftFromIntendedNanos),
+    /** Intended start to end of stream (includes client queueing). */
+    E2E_FROM_INTENDED("e2e_from_intended", RequestRecord::e2eFromIntendedNanos),
+    /** Actual send minus intended start. */
+    DISPATCH_LAG("dispatch_lag", RequestRecord::dispatchLagNanos);
+
+    private final String id;
+    private final ToLongFunction<RequestRecord> perRequest;
+
+    Metric(String id, ToLongFunction<RequestRecord> perRequest) {
+        this.id = id;
+        this.perRequest = perRequest;
+    }
+
+    /** @return the name used in files, reports and SLOs, e.g. {@code "ttft"} */
+    public String id() {
+        return id;
+    }
+
+    /** @return true when the metric has one value per request (false for ITL, which has one per event gap) */
+    public boolean perRequest() {
+        return perRequest != null;
+    }
+
+    /**
+     * @param r a request record
+     * @return the metric's value for it in nanoseconds, or -1 when the record lacks the events it needs
+     * @throws UnsupportedOperationException for per-gap metrics ({@link #ITL}, {@link #ITL_PER_TOKEN})
+     */
+    public long valueNanos(RequestRecord r) {
+        if (perRequest == null) {
+            throw new UnsupportedOperationException(id + " has one value per event gap, not per request");
+        }
+        return perRequest.applyAsLong(r);
+    }
+
+    /**
+     * @param id a name such as {@code "ttft"} (case-insensitive)
+     * @return the metric
+     * @throws IllegalArgumentException for an unknown name; the message lists the known ones
+     */
+    public static Metric fromId(String id) {
+        for (Metric m : values()) {
+            if (m.id.equalsIgnoreCase(id == null ? "" : id.strip())) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown metric '" + id + "', expected one of "
+                + Arrays.stream(values()).map(Metric::id).collect(Collectors.joining(", ")));
+    }
+
+    @Override
+    public String toString() {
+        return id;
+    }
+}

@@ -1,0 +1,106 @@
+package org.latencylab.engine.stats;
+
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.RequestRecord;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A latency service-level objective: "{@code percentile} % of requests have {@code metric} ≤ {@code threshold}".
+ *
+ * <p>Compliance rate = requests that succeeded with the metric ≤ threshold, divided by the requests judged. Failed
+ * requests are judged and count as misses (an error is never a fast response). Cancelled requests are not judged (the
+ * run was stopped, the server was not at fault), nor are successful requests whose metric is undefined (e.g. TPOT of a
+ * one-token answer). The SLO passes when compliance ≥ percentile / 100. Immutable and thread-safe.
+ *
+ * @param metric         a per-request metric id (see {@link Metric}), e.g. {@code "ttft"}
+ * @param percentile     target share of requests in percent, in (0, 100], e.g. {@code 95.0}
+ * @param thresholdNanos inclusive latency threshold, nanoseconds, &gt; 0
+ */
+public record Slo(String metric, double percentile, long thresholdNanos) {
+
+    /** @throws IllegalArgumentException when the metric is unknown or per event gap, or a number is out of range */
+    public Slo {
+        Metric m = Metric.fromId(metric);
+        if (!m.perRequest()) {
+            throw new IllegalArgumentException("SLO metric " + m.id() + " has one value per event gap, not per"
+                    + " request; use tpot for a per-request decode objective");
+        }
+        metric = m.id();
+        if (!(percentile > 0 && percentile <= 100)) {
+            throw new IllegalArgumentException("SLO percentile must be in (0, 100], was " + percentile);
+        }
+        if (thresholdNanos <= 0) {
+            throw new IllegalArgumentException("SLO threshold must be > 0 ns, was " + thresholdNanos);
+        }
+    }
+
+    /**
+     * @param metric     metric id
+     * @param percentile percent in (0, 100]
+     * @param threshold  positive threshold
+     * @return the SLO
+     * @throws IllegalArgumentException as the constructor
+     */
+    public static Slo of(String metric, double percentile, Duration threshold) {
+        return new Slo(metric, percentile, threshold.toNanos());
+    }
+
+    /** @return the metric as an enum */
+    public Metric metricKind() {
+        return Metric.fromId(metric);
+    }
+
+    /**
+     * Whether one request meets this SLO: succeeded and metric ≤ threshold. A successful request whose metric is
+     * undefined meets it (nothing was violated).
+     *
+     * @param r a request
+     * @return true when it meets the objective
+     */
+    public boolean meets(RequestRecord r) {
+        if (!r.succeeded()) {
+            return false;
+        }
+        long v = metricKind().valueNanos(r);
+        return v < 0 || v <= thresholdNanos;
+    }
+
+    /**
+     * @param records the run's requests, any outcome
+     * @return the compliance result
+     */
+    public SloResult evaluate(List<RequestRecord> records) {
+        Metric m = metricKind();
+        long judged = 0;
+        long met = 0;
+        for (RequestRecord r : records) {
+            if (r.outcome() == Outcome.CANCELLED) {
+                continue;
+            }
+            if (r.succeeded()) {
+                long v = m.valueNanos(r);
+                if (v < 0) {
+                    continue;
+                }
+                judged++;
+                if (v <= thresholdNanos) {
+                    met++;
+                }
+            } else {
+                judged++;
+            }
+        }
+        double rate = judged == 0 ? Double.NaN : (double) met / judged;
+        boolean pass = judged > 0 && rate >= percentile / 100.0 - 1e-12;
+        return new SloResult(this, judged, met, rate, pass);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "P%s %s <= %.3f ms", PercentileEstimate.label(percentile), metric,
+                thresholdNanos / 1e6);
+    }
+}

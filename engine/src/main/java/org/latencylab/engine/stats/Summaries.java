@@ -1,0 +1,159 @@
+package org.latencylab.engine.stats;
+
+import org.HdrHistogram.AbstractHistogram;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Builds {@link MetricSummary}s from exact samples or from an HdrHistogram. Stateless and thread-safe.
+ *
+ * <p>Point estimates use the nearest-rank definition (the ⌈p·n⌉-th smallest sample, Hyndman &amp; Fan type 1), which
+ * is always an observed value and matches HdrHistogram's {@code getValueAtPercentile}. Confidence intervals are the
+ * order-statistic intervals of {@link OrderStatisticInterval}; the sample-size rule is
+ * {@link PercentileEstimate#hasEnoughSamples}.
+ */
+public final class Summaries {
+    /** Default confidence level of percentile intervals: 0.95. */
+    public static final double DEFAULT_CONFIDENCE = 0.95;
+
+    private Summaries() {
+    }
+
+    /**
+     * Summary from exact samples with the default percentiles and 95 % intervals.
+     *
+     * @param metric      metric name, e.g. {@code "ttft"}
+     * @param valuesNanos samples in nanoseconds, each &gt;= 0, any order; not modified; may be empty
+     * @return the summary
+     * @throws IllegalArgumentException when a value is negative or the name is blank
+     */
+    public static MetricSummary of(String metric, long[] valuesNanos) {
+        return of(metric, valuesNanos, MetricSummary.DEFAULT_PERCENTILES, DEFAULT_CONFIDENCE);
+    }
+
+    /**
+     * Summary from exact samples.
+     *
+     * @param metric      metric name
+     * @param valuesNanos samples in nanoseconds, each &gt;= 0; not modified; may be empty
+     * @param percentiles percentiles in percent, each in (0, 100)
+     * @param confidence  confidence level of the intervals, in (0, 1)
+     * @return the summary
+     * @throws IllegalArgumentException when a value is negative or an argument is out of range
+     */
+    public static MetricSummary of(String metric, long[] valuesNanos, List<Double> percentiles, double confidence) {
+        long[] sorted = valuesNanos.clone();
+        for (int i = 0; i < sorted.length; i++) {
+            if (sorted[i] < 0) {
+                throw new IllegalArgumentException(metric + ": values must be >= 0 ns, value[" + i + "] was " + sorted[i]);
+            }
+        }
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        if (n == 0) {
+            return empty(metric);
+        }
+        // Welford's update: stable for large nanosecond values
+        double mean = 0;
+        double m2 = 0;
+        for (int i = 0; i < n; i++) {
+            double d = sorted[i] - mean;
+            mean += d / (i + 1);
+            m2 += d * (sorted[i] - mean);
+        }
+        double sd = n > 1 ? Math.sqrt(m2 / (n - 1)) : Double.NaN;
+        List<PercentileEstimate> ests = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        for (double p : sortedPercentiles(percentiles)) {
+            OrderStatisticInterval r = OrderStatisticInterval.of(n, p, confidence);
+            ests.add(estimate(metric, n, p, confidence, r, sorted[(int) r.pointRank() - 1],
+                    sorted[(int) r.lowerRank() - 1], sorted[(int) r.upperRank() - 1], warnings));
+        }
+        return new MetricSummary(metric, n, mean, sd, sorted[0], ests, sorted[n - 1], warnings);
+    }
+
+    /**
+     * Summary from a histogram with the default percentiles and 95 % intervals.
+     *
+     * @param metric    metric name
+     * @param histogram values in nanoseconds (e.g. from {@link MetricRecorder}); not modified
+     * @return the summary; values are HdrHistogram bucket values (within the histogram's precision, 0.1 % for
+     *         {@link MetricRecorder})
+     * @throws IllegalArgumentException when the name is blank or the histogram holds more than 2^31−1 values
+     */
+    public static MetricSummary of(String metric, AbstractHistogram histogram) {
+        return of(metric, histogram, MetricSummary.DEFAULT_PERCENTILES, DEFAULT_CONFIDENCE);
+    }
+
+    /**
+     * Summary from a histogram. The interval ranks are the same as for exact samples; the value at a rank is read
+     * with {@code getValueAtPercentile}. The standard deviation is rescaled from HdrHistogram's population value to
+     * the sample (n − 1) definition used for exact samples.
+     *
+     * @param metric      metric name
+     * @param histogram   values in nanoseconds; not modified
+     * @param percentiles percentiles in percent, each in (0, 100)
+     * @param confidence  confidence level, in (0, 1)
+     * @return the summary
+     * @throws IllegalArgumentException when an argument is out of range
+     */
+    public static MetricSummary of(String metric, AbstractHistogram histogram, List<Double> percentiles,
+                                   double confidence) {
+        long n = histogram.getTotalCount();
+        if (n == 0) {
+            return empty(metric);
+        }
+        double sd = n > 1 ? histogram.getStdDeviation() * Math.sqrt((double) n / (n - 1)) : Double.NaN;
+        List<PercentileEstimate> ests = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        for (double p : sortedPercentiles(percentiles)) {
+            OrderStatisticInterval r = OrderStatisticInterval.of(n, p, confidence);
+            ests.add(estimate(metric, n, p, confidence, r, valueAtRank(histogram, r.pointRank()),
+                    valueAtRank(histogram, r.lowerRank()), valueAtRank(histogram, r.upperRank()), warnings));
+        }
+        return new MetricSummary(metric, n, histogram.getMean(), sd, histogram.getMinValue(), ests,
+                histogram.getMaxValue(), warnings);
+    }
+
+    private static long valueAtRank(AbstractHistogram h, long rank) {
+        // getValueAtPercentile(q) returns the value of the ceil(q/100 * n)-th smallest sample; aiming half a rank
+        // low keeps floating-point rounding from stepping to the next rank.
+        double q = 100.0 * (rank - 0.5) / h.getTotalCount();
+        return h.highestEquivalentValue(h.getValueAtPercentile(q));
+    }
+
+    private static PercentileEstimate estimate(String metric, long n, double p, double confidence,
+                                               OrderStatisticInterval r, long value, long lower, long upper,
+                                               List<String> warnings) {
+        boolean enough = PercentileEstimate.hasEnoughSamples(n, p);
+        String name = "P" + PercentileEstimate.label(p);
+        if (!enough) {
+            double above = n * (1 - p / 100);
+            warnings.add(String.format(Locale.ROOT, "%s %s from %d samples: fewer than %d samples above it (%.1f expected);"
+                            + " treat as an estimate of the max", metric, name, n,
+                    PercentileEstimate.MIN_SAMPLES_ABOVE, above));
+        } else if (r.upperClamped() || r.lowerClamped()) {
+            warnings.add(String.format(Locale.ROOT, "%s %s: the %.0f %% interval reaches the sample %s; coverage is below"
+                    + " nominal", metric, name, confidence * 100, r.upperClamped() ? "maximum" : "minimum"));
+        }
+        return new PercentileEstimate(p, value, Math.min(lower, value), Math.max(upper, value), confidence, enough);
+    }
+
+    private static double[] sortedPercentiles(List<Double> percentiles) {
+        double[] ps = percentiles.stream().mapToDouble(Double::doubleValue).sorted().distinct().toArray();
+        for (double p : ps) {
+            if (!(p > 0 && p < 100)) {
+                throw new IllegalArgumentException("percentile must be in (0, 100), was " + p);
+            }
+        }
+        return ps;
+    }
+
+    private static MetricSummary empty(String metric) {
+        return new MetricSummary(metric, 0, Double.NaN, Double.NaN, 0, List.of(), 0,
+                List.of(metric + ": no samples"));
+    }
+}

@@ -1,0 +1,99 @@
+package org.latencylab.engine.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.IntervalSnapshot;
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RunListener;
+import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.scenario.StepCatalog;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole engine over real loopback HTTP: simulator, client, steps, statistics, run directory. */
+class RunEngineIntegrationTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void probeAndSweepAgainstTheSimulatorWriteACompleteRunDirectory(@TempDir Path dir) throws Exception {
+        ProbeSpec probe = new ProbeSpec(30, 5, 200, 8, true, true, 0);
+        SweepSpec sweep = new SweepSpec(List.of(256, 1024, 4096), 4, 4, 4, true, false, List.of(16384));
+        RunSpec spec = new RunSpec("it", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS,
+                new StatsSettings(null, null, List.of(new StatsSettings.SloSpec("ttft", 95.0, 5000.0))),
+                List.of(probe, sweep), null, null, 7);
+        List<IntervalSnapshot> snaps = new CopyOnWriteArrayList<>();
+        AtomicLong seenRecords = new AtomicLong();
+        RunHandle h = StepCatalog.engine().start(spec, dir.resolve("run"), s -> {
+            snaps.add(s);
+            seenRecords.addAndGet(s.newRecords().size());
+        });
+        RunResult r = h.await(Duration.ofSeconds(90));
+        assertThat(r).as("run finished in time").isNotNull();
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        assertThat(r.failure()).isNull();
+        // every request is in requests.jsonl exactly once, and in the snapshots exactly once
+        List<RequestRecord> log = RequestLog.read(dir.resolve("run/requests.jsonl"));
+        assertThat(log).hasSize(30 + 12);
+        assertThat(log.stream().map(RequestRecord::id).distinct().count()).isEqualTo(42);
+        assertThat(log).allMatch(x -> x.outcome() == Outcome.SUCCESS);
+        assertThat(seenRecords.get()).isEqualTo(42);
+        assertThat(snaps.get(snaps.size() - 1).finished()).isTrue();
+        assertThat(snaps.get(snaps.size() - 1).completed()).isEqualTo(42);
+        // probe statistics and the SLO
+        RunResult.StepOutcome p = r.steps().get(0);
+        assertThat(p.stats().sent()).isEqualTo(30);
+        assertThat(p.stats().summary("ttft")).isPresent();
+        assertThat(p.stats().sloResults()).hasSize(1);
+        assertThat(r.slosPassed()).isTrue();
+        // sweep points and a fit whose TTFT grows with context
+        SweepRunner.SweepResult sw = (SweepRunner.SweepResult) r.steps().get(1).result();
+        assertThat(sw.points()).extracting(SweepRunner.SweepPoint::contextTokens).containsExactly(256, 1024, 4096);
+        assertThat(sw.points().get(2).p50TtftMs()).isGreaterThan(sw.points().get(0).p50TtftMs());
+        assertThat(sw.fitP50()).isNotNull();
+        assertThat(sw.fitP50().alpha()).isBetween(0.1, 1.5);
+        assertThat(sw.extrapolations()).hasSize(1);
+        // run.json is complete and parseable
+        JsonNode run = JSON.readTree(dir.resolve("run/run.json").toFile());
+        assertThat(run.path("format").asInt()).isEqualTo(1);
+        assertThat(run.path("status").asText()).isEqualTo("completed");
+        assertThat(run.path("summary").path("sent").asLong()).isEqualTo(42);
+        assertThat(run.path("steps").get(0).path("summary").path("metrics").path("ttft").path("count").asLong())
+                .isEqualTo(30);
+        assertThat(run.path("steps").get(1).path("result").path("fitP50").path("alpha").asDouble())
+                .isEqualTo(sw.fitP50().alpha());
+        assertThat(Files.readAllLines(dir.resolve("run/summary.csv")).get(0)).startsWith("step,metric,count,mean_ms");
+        assertThat(Files.exists(dir.resolve("run/run.json.tmp"))).isFalse();
+    }
+
+    @Test
+    void cancelStopsPromptlyAndKeepsWhatFinished(@TempDir Path dir) throws Exception {
+        ProbeSpec slow = new ProbeSpec(1000, 4, 2048, 200, true, true, 0);
+        RunSpec spec = new RunSpec("cancel", TargetSpec.simulator("llama-8b-class"), ClientOptions.DEFAULTS, null,
+                List.of(slow), null, null, 1);
+        RunHandle h = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE);
+        Thread.sleep(1500);
+        long t0 = System.nanoTime();
+        h.cancel();
+        RunResult r = h.await(Duration.ofSeconds(10));
+        double stopSeconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(r).isNotNull();
+        assertThat(r.status()).isEqualTo(RunResult.Status.CANCELLED);
+        assertThat(stopSeconds).as("seconds from cancel to a finished run").isLessThan(5.0);
+        List<RequestRecord> log = RequestLog.read(dir.resolve("run/requests.jsonl"));
+        assertThat(log.size()).isLessThan(1000);
+        assertThat(log).anyMatch(x -> x.outcome() == Outcome.CANCELLED);
+        assertThat(r.overall().sent()).isEqualTo(log.size());
+        assertThat(r.overall().succeeded() + r.overall().failed() + r.overall().cancelled()).isEqualTo(log.size());
+    }
+}

@@ -1,0 +1,105 @@
+package org.latencylab.engine.results;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.TokenSource;
+import org.latencylab.engine.api.TokenTimeline;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RequestLogTest {
+    private static final long ORIGIN = 5_000_000_000L;
+
+    private static RequestRecord success(long id) {
+        RequestRecord.Builder b = RequestRecord.builder();
+        b.id = id;
+        b.label = "probe";
+        b.protocol = Protocol.OPENAI_CHAT;
+        b.contextTokens = 512;
+        b.intendedStartNanos = ORIGIN + 1_000_000;
+        b.sendNanos = ORIGIN + 1_500_000;
+        b.responseHeadersNanos = ORIGIN + 3_000_000;
+        b.firstByteNanos = ORIGIN + 3_100_000;
+        b.firstTokenNanos = ORIGIN + 101_500_000;
+        b.firstContentNanos = ORIGIN + 101_500_000;
+        b.endNanos = ORIGIN + 201_500_000;
+        b.tokens = new TokenTimeline(new long[]{ORIGIN + 101_500_000, ORIGIN + 151_500_000, ORIGIN + 201_500_000},
+                new int[]{1, 2, 1}, new long[]{ORIGIN + 101_000_000, RequestRecord.UNSET, ORIGIN + 201_000_000});
+        b.inputTokens = 512;
+        b.outputTokens = 4;
+        b.outputTokenSource = TokenSource.SERVER;
+        b.attempts = 1;
+        b.httpStatus = 200;
+        b.serverTimingsMs = Map.of("prompt_eval", 90.5);
+        return b.build();
+    }
+
+    @Test
+    void linesRoundTripWithTimesRelativeToTheRunStart(@TempDir Path dir) {
+        Path f = dir.resolve(RequestLog.FILE_NAME);
+        RequestRecord.Builder fail = RequestRecord.builder();
+        fail.id = 1;
+        fail.sendNanos = ORIGIN + 2_000_000;
+        fail.intendedStartNanos = ORIGIN + 2_000_000;
+        fail.endNanos = ORIGIN + 9_000_000;
+        fail.httpStatus = 503;
+        fail.attempts = 3;
+        fail.error(ErrorKind.HTTP_STATUS, "HTTP 503 Service Unavailable");
+        try (RequestLog log = new RequestLog(f, ORIGIN)) {
+            log.append(success(0));
+            log.append(fail.build());
+            assertThat(log.lines()).isEqualTo(2);
+        }
+        List<RequestRecord> back = RequestLog.read(f);
+        assertThat(back).hasSize(2);
+        RequestRecord a = back.get(0);
+        RequestRecord orig = success(0);
+        assertThat(a.ttftNanos()).isEqualTo(orig.ttftNanos()).isEqualTo(100_000_000L);
+        assertThat(a.e2eNanos()).isEqualTo(200_000_000L);
+        assertThat(a.dispatchLagNanos()).isEqualTo(500_000L);
+        assertThat(a.sendNanos()).isEqualTo(1_500_000L);
+        assertThat(a.tpotNanos()).isEqualTo(orig.tpotNanos());
+        assertThat(a.tokens().size()).isEqualTo(3);
+        assertThat(a.tokens().tokens(1)).isEqualTo(2);
+        assertThat(a.tokens().serverStampNanos(0)).isEqualTo(101_000_000L);
+        assertThat(a.tokens().serverStampNanos(1)).isEqualTo(RequestRecord.UNSET);
+        assertThat(a.outputTokenSource()).isEqualTo(TokenSource.SERVER);
+        assertThat(a.serverTimingsMs()).containsEntry("prompt_eval", 90.5);
+        RequestRecord b = back.get(1);
+        assertThat(b.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);
+        assertThat(b.attempts()).isEqualTo(3);
+        assertThat(b.ttftNanos()).isEqualTo(-1);
+        assertThat(b.e2eNanos()).isEqualTo(7_000_000L);
+    }
+
+    @Test
+    void theHumanReadableFieldsAreMilliseconds(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve(RequestLog.FILE_NAME);
+        try (RequestLog log = new RequestLog(f, ORIGIN)) {
+            log.append(success(7));
+        }
+        String line = Files.readAllLines(f).get(0);
+        assertThat(line).contains("\"ttft_ms\":100.0").contains("\"e2e_ms\":200.0").contains("\"id\":7")
+                .contains("\"outcome\":\"success\"");
+    }
+
+    @Test
+    void aTornLastLineIsSkippedAndEveryCompleteLineKept(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve(RequestLog.FILE_NAME);
+        try (RequestLog log = new RequestLog(f, ORIGIN)) {
+            log.append(success(0));
+            log.append(success(1));
+        }
+        Files.writeString(f, "{\"id\":2,\"label\":\"pro", StandardOpenOption.APPEND);
+        assertThat(RequestLog.read(f)).extracting(RequestRecord::id).containsExactly(0L, 1L);
+    }
+}

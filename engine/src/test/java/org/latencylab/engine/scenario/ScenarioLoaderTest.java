@@ -1,0 +1,126 @@
+package org.latencylab.engine.scenario;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.experiment.ProbeSpec;
+import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.experiment.SweepSpec;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ScenarioLoaderTest {
+    private static RunSpec parse(String yaml) {
+        return StepCatalog.loader().parse(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)), "s.yaml");
+    }
+
+    private static String error(String yaml) {
+        try {
+            parse(yaml);
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        throw new AssertionError("expected an error for:\n" + yaml);
+    }
+
+    @Test
+    void readsEveryShippedScenario() throws Exception {
+        Path dir = Path.of(System.getProperty("latencylab.repo.dir", "..")).resolve("sample-data/scenarios");
+        List<Path> files;
+        try (var s = Files.list(dir)) {
+            files = s.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".json")).sorted().toList();
+        }
+        assertThat(files).isNotEmpty();
+        for (Path f : files) {
+            RunSpec spec = StepCatalog.loader().load(f);
+            assertThat(spec.experiments()).as(f.toString()).isNotEmpty();
+        }
+    }
+
+    @Test
+    void quickstartHasTheDocumentedShape() {
+        Path f = Path.of(System.getProperty("latencylab.repo.dir", "..")).resolve("sample-data/scenarios/quickstart.yaml");
+        RunSpec spec = StepCatalog.loader().load(f);
+        assertThat(spec.target().isSimulator()).isTrue();
+        assertThat(spec.experiments().get(0)).isInstanceOf(ProbeSpec.class);
+        assertThat(((ProbeSpec) spec.experiments().get(0)).requests()).isEqualTo(100);
+        SweepSpec sweep = (SweepSpec) spec.experiments().get(1);
+        assertThat(sweep.contextTokens()).containsExactly(2048, 8192, 32768);
+        assertThat(sweep.requestsPerLength()).isEqualTo(20);
+    }
+
+    @Test
+    void readsEndpointClientAndDefaults() {
+        RunSpec spec = parse("""
+                name: x
+                endpoint: {name: v, protocol: openai-completions, baseUrl: "http://127.0.0.1:9/", model: m, apiKeyEnv: KEY}
+                client: {totalTimeout: 15s, maxRetries: 2, idleTimeout: 500ms}
+                slos: [{metric: ttft, percentile: 95, maxMs: 300}]
+                experiments:
+                  - {type: probe}
+                """);
+        assertThat(spec.target().endpoint().protocol()).isEqualTo(Protocol.OPENAI_COMPLETIONS);
+        assertThat(spec.target().endpoint().baseUrl()).isEqualTo("http://127.0.0.1:9");
+        assertThat(spec.target().endpoint().apiKeyEnv()).isEqualTo("KEY");
+        assertThat(spec.client().totalTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(spec.client().idleTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(spec.client().maxRetries()).isEqualTo(2);
+        assertThat(spec.stats().slos()).hasSize(1);
+        ProbeSpec p = (ProbeSpec) spec.experiments().get(0);
+        assertThat(p.requests()).isEqualTo(100);
+        assertThat(p.concurrency()).isEqualTo(1);
+    }
+
+    @Test
+    void namesFileAndFieldOfEveryMistake() {
+        String base = "name: x\nendpoint: {builtin: sim}\n";
+        assertThat(error(base + "experiments: [{type: probe, concurency: 3}]"))
+                .startsWith("s.yaml: ").contains("experiments[0].concurency").contains("unknown").contains("concurrency");
+        assertThat(error(base + "experiments: [{type: probe, concurrency: 0}]"))
+                .startsWith("s.yaml: ").contains("experiments[0]").contains("concurrency must be >= 1, was 0");
+        assertThat(error(base + "experiments: [{type: probe, requests: many}]"))
+                .startsWith("s.yaml: ").contains("experiments[0].requests");
+        assertThat(error(base + "experiments: [{type: teleport}]"))
+                .contains("experiments[0].type").contains("teleport").contains("probe");
+        assertThat(error(base + "experiments: []")).contains("'experiments'");
+        assertThat(error(base + "experimnts: [{type: probe}]")).contains("'experimnts' is unknown");
+        assertThat(error(base + "client: {totalTimeout: soon}\nexperiments: [{type: probe}]"))
+                .contains("client.totalTimeout").contains("15s");
+        assertThat(error("name: x\nendpoint: {name: a, protocol: grpc-magic, baseUrl: http://h}\nexperiments: [{type: probe}]"))
+                .contains("endpoint.protocol").contains("openai-chat");
+        assertThat(error("name: x\nendpoint: {name: a, protocol: openai-chat, baseUrl: ftp://h}\nexperiments: [{type: probe}]"))
+                .contains("baseUrl").contains("http");
+        assertThat(error("name: x\nexperiments: [{type: probe}]")).contains("'endpoint' is missing");
+        assertThat(error(base + "slos: [{metric: ttft, percentile: 120, maxMs: 5}]\nexperiments: [{type: probe}]"))
+                .contains("percentile");
+        assertThat(error(base + "format: 2\nexperiments: [{type: probe}]")).contains("'format' must be 1");
+        assertThat(error("name: [unclosed\n")).contains("not valid YAML").contains("line");
+    }
+
+    @Test
+    void missingFileIsNamed(@TempDir Path dir) {
+        Path f = dir.resolve("nope.yaml");
+        assertThatThrownBy(() -> StepCatalog.loader().load(f)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("nope.yaml").hasMessageContaining("no such scenario file");
+    }
+
+    @Test
+    void readsJsonToo(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("s.json");
+        Files.writeString(f, """
+                {"name": "j", "endpoint": {"builtin": "sim", "profile": "small-fast"},
+                 "experiments": [{"type": "sweep", "contextTokens": [100, 200, 400], "requestsPerLength": 3}]}
+                """);
+        RunSpec spec = StepCatalog.loader().load(f);
+        assertThat(spec.target().simProfile()).isEqualTo("small-fast");
+        assertThat(((SweepSpec) spec.experiments().get(0)).contextTokens()).containsExactly(100, 200, 400);
+    }
+}
