@@ -5,6 +5,8 @@ import org.HdrHistogram.HistogramLogWriter;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.stats.Metric;
+import org.latencylab.engine.stats.TierTable;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -30,7 +32,7 @@ final class LoadMeter implements AutoCloseable {
 
     /** Counters and histograms of one interval (or of the whole step). */
     private static final class Bucket {
-        final EnumMap<LoadMetric, Histogram> histograms = new EnumMap<>(LoadMetric.class);
+        final EnumMap<Metric, Histogram> histograms = new EnumMap<>(Metric.class);
         final Map<String, Long> failedByKind = new TreeMap<>();
         long sent;
         long dropped;
@@ -46,8 +48,10 @@ final class LoadMeter implements AutoCloseable {
         long goodput;
 
         Bucket() {
-            for (LoadMetric m : LoadMetric.values()) {
-                histograms.put(m, new Histogram(DIGITS));
+            for (Metric m : Metric.values()) {
+                if (m.perRequest()) {
+                    histograms.put(m, new Histogram(DIGITS));
+                }
             }
         }
 
@@ -76,8 +80,8 @@ final class LoadMeter implements AutoCloseable {
                 goodput++;
             }
             if (r.outcome() != Outcome.CANCELLED) {
-                for (Map.Entry<LoadMetric, Histogram> e : histograms.entrySet()) {
-                    long v = e.getKey().nanosOf(r);
+                for (Map.Entry<Metric, Histogram> e : histograms.entrySet()) {
+                    long v = e.getKey().valueNanos(r);
                     if (v >= 0) {
                         e.getValue().recordValue(v);
                     }
@@ -92,6 +96,7 @@ final class LoadMeter implements AutoCloseable {
     }
 
     private final LoadSpec spec;
+    private final Metric tierMetric;
     private final long startEpochMs;
     private final Bucket all = new Bucket();
     private final Bucket measured = new Bucket();
@@ -112,6 +117,7 @@ final class LoadMeter implements AutoCloseable {
      */
     LoadMeter(LoadSpec spec, String label, long startEpochMs, Path runDirectory) throws IOException {
         this.spec = spec;
+        this.tierMetric = spec.tierMetricKind();
         this.startEpochMs = startEpochMs;
         if (runDirectory != null) {
             Files.createDirectories(runDirectory);
@@ -168,7 +174,7 @@ final class LoadMeter implements AutoCloseable {
 
     private boolean meetsSlos(RequestRecord r) {
         for (LoadSpec.GoodputSlo slo : spec.slos()) {
-            long v = slo.metric().nanosOf(r);
+            long v = slo.metricKind().valueNanos(r);
             if (v < 0 || v > slo.maxMs() * 1e6) {
                 return false;
             }
@@ -193,23 +199,23 @@ final class LoadMeter implements AutoCloseable {
             recent.removeFirst();
         }
         long from = startEpochMs + second * 1000L;
-        write("ttft", b.histograms.get(LoadMetric.TTFT), "intended", from);
-        write("ttft", b.histograms.get(LoadMetric.TTFT_SEND), "send", from);
-        write("e2e", b.histograms.get(LoadMetric.E2E), "intended", from);
-        write("e2e", b.histograms.get(LoadMetric.E2E_SEND), "send", from);
-        write("dispatch-lag", b.histograms.get(LoadMetric.DISPATCH_LAG), null, from);
-        LatencyPercentiles ttft = LatencyPercentiles.of(b.histograms.get(LoadMetric.TTFT));
-        LatencyPercentiles e2e = LatencyPercentiles.of(b.histograms.get(LoadMetric.E2E));
-        Histogram tierH = b.histograms.get(spec.tierMetric());
+        write("ttft", b.histograms.get(Metric.TTFT_FROM_INTENDED), "intended", from);
+        write("ttft", b.histograms.get(Metric.TTFT), "send", from);
+        write("e2e", b.histograms.get(Metric.E2E_FROM_INTENDED), "intended", from);
+        write("e2e", b.histograms.get(Metric.E2E), "send", from);
+        write("dispatch-lag", b.histograms.get(Metric.DISPATCH_LAG), null, from);
+        LatencyPercentiles ttft = LatencyPercentiles.of(b.histograms.get(Metric.TTFT_FROM_INTENDED));
+        LatencyPercentiles e2e = LatencyPercentiles.of(b.histograms.get(Metric.E2E_FROM_INTENDED));
+        Histogram tierH = b.histograms.get(tierMetric);
         Double tierP95 = tierH.getTotalCount() == 0 ? null : tierH.getValueAtPercentile(95) / 1e6;
-        String tier = tierH.getTotalCount() == 0 ? null : Tiers.tierOf(tierH.getValueAtPercentile(95));
+        String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
         LoadSecond s = new LoadSecond(second, phase, targetRateRps, b.sent, b.dropped, b.ended, b.succeeded,
                 b.failed, b.cancelled, b.rateLimited, b.serverErrors, b.http429Attempts, b.retries,
                 b.deadlineMisses, b.goodput, b.errorRate(), inFlight, ttft.p50Ms(), ttft.p95Ms(), ttft.p99Ms(),
                 ttft.jitterMs(), e2e.p50Ms(), e2e.p95Ms(), e2e.p99Ms(), e2e.jitterMs(),
-                LatencyPercentiles.of(b.histograms.get(LoadMetric.TTFT_SEND)).p99Ms(),
-                LatencyPercentiles.of(b.histograms.get(LoadMetric.E2E_SEND)).p99Ms(),
-                LatencyPercentiles.of(b.histograms.get(LoadMetric.DISPATCH_LAG)).p99Ms(), tierP95, tier);
+                LatencyPercentiles.of(b.histograms.get(Metric.TTFT)).p99Ms(),
+                LatencyPercentiles.of(b.histograms.get(Metric.E2E)).p99Ms(),
+                LatencyPercentiles.of(b.histograms.get(Metric.DISPATCH_LAG)).p99Ms(), tierP95, tier);
         seconds.add(s);
         return s;
     }
@@ -249,8 +255,8 @@ final class LoadMeter implements AutoCloseable {
         }
         if (rule.saturation() && list.size() >= 2 * w) {
             Bucket before = merge(list.subList(list.size() - 2 * w, list.size() - w));
-            Histogram hb = before.histograms.get(spec.tierMetric());
-            Histogram hl = last.histograms.get(spec.tierMetric());
+            Histogram hb = before.histograms.get(tierMetric);
+            Histogram hl = last.histograms.get(tierMetric);
             if (hb.getTotalCount() >= rule.minSamples() && hl.getTotalCount() >= rule.minSamples()) {
                 double p95b = hb.getValueAtPercentile(95);
                 double p95l = hl.getValueAtPercentile(95);
@@ -259,7 +265,7 @@ final class LoadMeter implements AutoCloseable {
                 if (p95l > p95b * rule.latencyRise() && tl < tb * (1 + rule.minThroughputGain())) {
                     return String.format(java.util.Locale.ROOT, "auto-stop: saturation: %s P95 rose %.0f -> %.0f ms "
                                     + "while throughput went %.1f -> %.1f req/s over two %d s windows",
-                            spec.tierMetric().id(), p95b / 1e6, p95l / 1e6, tb, tl, w);
+                            tierMetric.id(), p95b / 1e6, p95l / 1e6, tb, tl, w);
                 }
             }
         }
@@ -272,8 +278,8 @@ final class LoadMeter implements AutoCloseable {
             m.ended += b.ended;
             m.succeeded += b.succeeded;
             m.failed += b.failed;
-            for (LoadMetric k : LoadMetric.values()) {
-                m.histograms.get(k).add(b.histograms.get(k));
+            for (Map.Entry<Metric, Histogram> e : b.histograms.entrySet()) {
+                m.histograms.get(e.getKey()).add(e.getValue());
             }
         }
         return m;
@@ -294,20 +300,24 @@ final class LoadMeter implements AutoCloseable {
      */
     synchronized LoadTotals totals(LoadMode mode, double elapsedSeconds, double measuredSeconds,
                                    double targetRateRps, String stopReason) {
-        Histogram tierH = measured.histograms.get(spec.tierMetric());
-        String tier = tierH.getTotalCount() == 0 ? null : Tiers.tierOf(tierH.getValueAtPercentile(95));
+        Histogram tierH = measured.histograms.get(tierMetric);
+        String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
         double secs = measuredSeconds > 0 ? measuredSeconds : Double.NaN;
         return new LoadTotals(mode, elapsedSeconds, measuredSeconds, targetRateRps,
                 measuredSeconds > 0 ? measuredSent / secs : 0, all.sent, all.succeeded, all.failed,
                 all.failedByKind, all.cancelled, all.dropped, all.ended - measured.ended, all.http429Attempts,
                 all.retries, all.serverErrors, all.deadlineMisses, measured.goodput,
                 measuredSeconds > 0 ? measured.goodput / secs : 0, measured.errorRate(),
-                pct(LoadMetric.TTFT), pct(LoadMetric.E2E), pct(LoadMetric.TTFT_SEND), pct(LoadMetric.E2E_SEND),
-                pct(LoadMetric.DISPATCH_LAG), pct(LoadMetric.TPOT), pct(LoadMetric.TTFB), spec.tierMetric(), tier,
+                pct(Metric.TTFT_FROM_INTENDED), pct(Metric.E2E_FROM_INTENDED), pct(Metric.TTFT), pct(Metric.E2E),
+                pct(Metric.DISPATCH_LAG), pct(Metric.TPOT), pct(Metric.TTFB), tierMetric.id(), tier,
                 stopReason);
     }
 
-    private LatencyPercentiles pct(LoadMetric m) {
+    private static String tierOf(long p95Nanos) {
+        return TierTable.DEFAULT.classify(p95Nanos).name();
+    }
+
+    private LatencyPercentiles pct(Metric m) {
         return LatencyPercentiles.of(measured.histograms.get(m));
     }
 

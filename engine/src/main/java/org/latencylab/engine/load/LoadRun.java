@@ -170,7 +170,7 @@ final class LoadRun {
         if (active.get() > 0) {
             if (!cancelled) {
                 ctx.notice("load step '" + label + "': " + active.get() + " requests still in flight "
-                        + Durations.format(spec.drainTimeout()) + " after scheduling stopped; cancelling them");
+                        + spec.drainTimeout().toMillis() + " ms" + " after scheduling stopped; cancelling them");
             }
             interruptAll();
             awaitIdle(10_000_000_000L);
@@ -439,7 +439,7 @@ final class LoadRun {
             miss = f.deadlineFired() || late && record.outcome() != Outcome.CANCELLED;
             if (miss) {
                 record = record.toBuilder().error(ErrorKind.TIMEOUT, "first token not within the "
-                        + Durations.format(spec.firstTokenDeadline()) + " deadline from the intended start").build();
+                        + spec.firstTokenDeadline().toMillis() + " ms" + " deadline from the intended start").build();
             }
         }
         try {

@@ -3,10 +3,9 @@ package org.latencylab.engine.load;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 
 import org.latencylab.engine.experiment.ExperimentSpec;
+import org.latencylab.engine.stats.Metric;
 
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +13,7 @@ import java.util.List;
 /**
  * A load test step ({@code type: load}): closed loop or open loop, its rate shape, caps, bounds and what to judge.
  * Read by Jackson from a scenario file; durations are text such as {@code "500ms"}, {@code "30s"}, {@code "10m"}
- * (see {@link Durations#parse}). Absent fields take the defaults below. Immutable and thread-safe.
+ (the scenario reader's duration syntax). Absent fields take the defaults below. Immutable and thread-safe.
  *
  * <p>Open loop needs exactly one of {@code rate}, {@code ramp}, {@code burst}, {@code phases}; closed loop needs
  * {@code concurrency}. Every step needs {@code duration} or {@code requests} (it stops at whichever comes
@@ -49,7 +48,8 @@ import java.util.List;
  * @param seed               seed of the arrival randomness; default 42 (the same seed repeats the schedule)
  * @param slos               per-request thresholds a request must all meet (and succeed) to count in goodput;
  *                           default none (goodput = successful requests)
- * @param tierMetric         metric whose P95 decides the tier each second and overall; default {@code ttft}
+ * @param tierMetric         per-request metric id ({@link Metric}) whose P95 decides the tier each second and
+ *                           overall; default {@code ttft_from_intended}
  * @param autoStop           optional early stop on error rate or saturation (see {@link AutoStop})
  * @param drainTimeout       how long in-flight requests may finish after scheduling stopped before they are
  *                           interrupted (and end cancelled); default 10 s
@@ -60,7 +60,6 @@ import java.util.List;
 public record LoadSpec(
         LoadMode mode,
         Integer concurrency,
-        @JsonDeserialize(using = Durations.Reader.class) @JsonSerialize(using = Durations.Writer.class)
         Duration thinkTime,
         ArrivalProcess arrival,
         Double shape,
@@ -68,17 +67,13 @@ public record LoadSpec(
         Ramp ramp,
         Burst burst,
         List<Phase> phases,
-        @JsonDeserialize(using = Durations.Reader.class) @JsonSerialize(using = Durations.Writer.class)
         Duration duration,
         Long requests,
-        @JsonDeserialize(using = Durations.Reader.class) @JsonSerialize(using = Durations.Writer.class)
         Duration warmup,
-        @JsonDeserialize(using = Durations.Reader.class) @JsonSerialize(using = Durations.Writer.class)
         Duration cooldown,
         Integer maxInFlight,
         Double maxRateRps,
         CapPolicy atCap,
-        @JsonDeserialize(using = Durations.Reader.class) @JsonSerialize(using = Durations.Writer.class)
         Duration firstTokenDeadline,
         Integer contextTokens,
         Boolean coldPrompts,
@@ -86,9 +81,8 @@ public record LoadSpec(
         Boolean stream,
         Long seed,
         List<GoodputSlo> slos,
-        LoadMetric tierMetric,
+        String tierMetric,
         AutoStop autoStop,
-        @JsonDeserialize(using = Durations.Reader.class) @JsonSerialize(using = Durations.Writer.class)
         Duration drainTimeout) implements ExperimentSpec {
 
     /** Scenario type name of this spec. */
@@ -171,8 +165,8 @@ public record LoadSpec(
             throw new IllegalArgumentException("load: cooldown needs duration (it is the last part of it)");
         }
         if (duration != null && warmup.plus(cooldown).compareTo(duration) >= 0) {
-            throw new IllegalArgumentException("load: warmup + cooldown (" + Durations.format(warmup.plus(cooldown))
-                    + ") must be shorter than duration (" + Durations.format(duration) + ")");
+            throw new IllegalArgumentException("load: warmup + cooldown (" + warmup.plus(cooldown).toMillis() + " ms"
+                    + ") must be shorter than duration (" + duration.toMillis() + " ms" + ")");
         }
         if (maxRateRps != null && !(maxRateRps > 0 && !maxRateRps.isInfinite())) {
             throw new IllegalArgumentException("load: maxRateRps must be > 0 req/s, was " + maxRateRps);
@@ -193,7 +187,7 @@ public record LoadSpec(
         stream = stream == null || stream;
         seed = seed == null ? 42L : seed;
         slos = slos == null ? List.of() : List.copyOf(slos);
-        tierMetric = tierMetric == null ? LoadMetric.TTFT : tierMetric;
+        tierMetric = tierMetric == null ? Metric.TTFT_FROM_INTENDED.id() : perRequestMetric("tierMetric", tierMetric).id();
         drainTimeout = drainTimeout == null ? Duration.ofSeconds(10) : drainTimeout;
     }
 
@@ -269,9 +263,7 @@ public record LoadSpec(
      * @param over ramp length, &gt; 0
      * @throws IllegalArgumentException on a missing or out-of-range field
      */
-    public record Ramp(double from, double to,
-                       @JsonDeserialize(using = Durations.Reader.class)
-                       @JsonSerialize(using = Durations.Writer.class) Duration over) {
+    public record Ramp(double from, double to,  Duration over) {
         public Ramp {
             if (!(from >= 0) || !(to >= 0) || from + to <= 0) {
                 throw new IllegalArgumentException("ramp: from and to must be >= 0 req/s, not both 0; was "
@@ -292,11 +284,8 @@ public record LoadSpec(
      * @param length burst length ({@code for} in YAML), &gt; 0
      * @throws IllegalArgumentException on a missing or out-of-range field
      */
-    public record Burst(double base, double peak,
-                        @JsonDeserialize(using = Durations.Reader.class)
-                        @JsonSerialize(using = Durations.Writer.class) Duration at,
-                        @JsonProperty("for") @JsonDeserialize(using = Durations.Reader.class)
-                        @JsonSerialize(using = Durations.Writer.class) Duration length) {
+    public record Burst(double base, double peak,  Duration at,
+                        @JsonProperty("for")  Duration length) {
         public Burst {
             if (!(base >= 0) || !(peak >= 0) || base + peak <= 0) {
                 throw new IllegalArgumentException("burst: base and peak must be >= 0 req/s, not both 0; was "
@@ -321,8 +310,7 @@ public record LoadSpec(
      * @throws IllegalArgumentException when neither or both forms are given, or a value is out of range
      */
     public record Phase(Double rate, Double from, Double to,
-                        @JsonProperty("for") @JsonDeserialize(using = Durations.Reader.class)
-                        @JsonSerialize(using = Durations.Writer.class) Duration length) {
+                        @JsonProperty("for")  Duration length) {
         public Phase {
             boolean constant = rate != null;
             boolean ramped = from != null || to != null;
@@ -341,19 +329,41 @@ public record LoadSpec(
     /**
      * A per-request threshold for goodput: the request's {@code metric} must be at most {@code maxMs}.
      *
-     * @param metric the metric (see {@link LoadMetric}); not null
+     * @param metric a per-request metric id of {@link Metric}, e.g. {@code ttft_from_intended} or {@code e2e}
      * @param maxMs  threshold, milliseconds, &gt; 0
      * @throws IllegalArgumentException on a missing metric or a threshold &lt;= 0
      */
-    public record GoodputSlo(LoadMetric metric, double maxMs) {
+    public record GoodputSlo(String metric, double maxMs) {
         public GoodputSlo {
-            if (metric == null) {
-                throw new IllegalArgumentException("slo: metric must be set, e.g. ttft");
-            }
+            metric = perRequestMetric("slos[].metric", metric).id();
             if (!(maxMs > 0)) {
                 throw new IllegalArgumentException("slo: maxMs must be > 0, was " + maxMs);
             }
         }
+
+        /** @return the metric as an enum */
+        public Metric metricKind() {
+            return Metric.fromId(metric);
+        }
+    }
+
+    private static Metric perRequestMetric(String field, String id) {
+        Metric m;
+        try {
+            m = Metric.fromId(id);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("load: " + field + ": " + e.getMessage(), e);
+        }
+        if (!m.perRequest()) {
+            throw new IllegalArgumentException("load: " + field + ": " + m.id() + " has one value per token gap, "
+                    + "not per request; use ttft_from_intended, e2e_from_intended, ttft, e2e, tpot, ttfb, ...");
+        }
+        return m;
+    }
+
+    /** @return {@link #tierMetric()} as an enum */
+    public Metric tierMetricKind() {
+        return Metric.fromId(tierMetric);
     }
 
     /**
@@ -376,9 +386,7 @@ public record LoadSpec(
      * @param minSamples        requests needed in a window before it is judged, &gt;= 1; default 20
      * @throws IllegalArgumentException on out-of-range values
      */
-    public record AutoStop(Double maxErrorRate,
-                           @JsonDeserialize(using = Durations.Reader.class)
-                           @JsonSerialize(using = Durations.Writer.class) Duration window,
+    public record AutoStop(Double maxErrorRate,  Duration window,
                            Boolean saturation, Double latencyRise, Double minThroughputGain, Integer minSamples) {
         public AutoStop {
             if (maxErrorRate != null && !(maxErrorRate > 0 && maxErrorRate <= 1)) {
@@ -386,7 +394,7 @@ public record LoadSpec(
             }
             window = window == null ? Duration.ofSeconds(5) : window;
             if (window.toSeconds() < 1) {
-                throw new IllegalArgumentException("autoStop: window must be >= 1s, was " + Durations.format(window));
+                throw new IllegalArgumentException("autoStop: window must be >= 1s, was " + window.toMillis() + " ms");
             }
             saturation = saturation != null && saturation;
             latencyRise = latencyRise == null ? 1.5 : latencyRise;
@@ -430,7 +438,7 @@ public record LoadSpec(
         private Boolean stream;
         private Long seed;
         private List<GoodputSlo> slos;
-        private LoadMetric tierMetric;
+        private String tierMetric;
         private AutoStop autoStop;
         private Duration drainTimeout;
 
@@ -460,7 +468,7 @@ public record LoadSpec(
         /** @param v streaming @return this */ public Builder stream(Boolean v) { stream = v; return this; }
         /** @param v seed @return this */ public Builder seed(Long v) { seed = v; return this; }
         /** @param v goodput SLOs @return this */ public Builder slos(List<GoodputSlo> v) { slos = v; return this; }
-        /** @param v tier metric @return this */ public Builder tierMetric(LoadMetric v) { tierMetric = v; return this; }
+        /** @param v tier metric @return this */ public Builder tierMetric(String v) { tierMetric = v; return this; }
         /** @param v auto-stop @return this */ public Builder autoStop(AutoStop v) { autoStop = v; return this; }
         /** @param v drain timeout @return this */ public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }
 

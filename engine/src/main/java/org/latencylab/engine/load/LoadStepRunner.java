@@ -21,9 +21,12 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
     private final Executor launcher;
     private final FirstTokenHook hook;
 
-    /** A runner that starts one virtual thread per request and has no first-token signal. */
+    /**
+     * A runner that starts one virtual thread per request and learns of first tokens from LatencyLab's client
+     * ({@link ClientFirstTokenHook}).
+     */
     public LoadStepRunner() {
-        this(task -> Thread.ofVirtual().name("load-request").start(task), FirstTokenHook.NONE);
+        this(task -> Thread.ofVirtual().name("load-request").start(task), ClientFirstTokenHook.INSTANCE);
     }
 
     /**

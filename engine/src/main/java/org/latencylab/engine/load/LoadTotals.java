@@ -2,6 +2,8 @@ package org.latencylab.engine.load;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import org.latencylab.engine.stats.Metric;
+
 import java.util.Map;
 
 /**
@@ -37,7 +39,7 @@ import java.util.Map;
  * @param dispatchLag      client dispatch lag (actual send − intended start)
  * @param tpot             time per output token
  * @param ttfb             time to first byte from the actual send
- * @param tierMetric       metric the tier is judged on
+ * @param tierMetric       id of the metric the tier is judged on
  * @param tier             tier of the P95 of {@code tierMetric}, or null without samples
  * @param stopReason       why scheduling stopped: {@code duration}, {@code requests}, {@code cancelled} or
  *                         {@code auto-stop: …} with the rule that fired
@@ -49,7 +51,7 @@ public record LoadTotals(LoadMode mode, double elapsedSeconds, double measuredSe
                          long http429Attempts, long retries, long serverErrors, long deadlineMisses, long goodput,
                          double goodputRps, double errorRate, LatencyPercentiles ttft, LatencyPercentiles e2e,
                          LatencyPercentiles ttftSend, LatencyPercentiles e2eSend, LatencyPercentiles dispatchLag,
-                         LatencyPercentiles tpot, LatencyPercentiles ttfb, LoadMetric tierMetric, String tier,
+                         LatencyPercentiles tpot, LatencyPercentiles ttfb, String tierMetric, String tier,
                          String stopReason) {
     public LoadTotals {
         failedByKind = failedByKind == null ? Map.of() : Map.copyOf(failedByKind);
@@ -63,15 +65,16 @@ public record LoadTotals(LoadMode mode, double elapsedSeconds, double measuredSe
      * @param metric a metric
      * @return its percentiles
      */
-    public LatencyPercentiles percentiles(LoadMetric metric) {
+    public LatencyPercentiles percentiles(Metric metric) {
         return switch (metric) {
-            case TTFT -> ttft;
-            case E2E -> e2e;
-            case TTFT_SEND -> ttftSend;
-            case E2E_SEND -> e2eSend;
+            case TTFT_FROM_INTENDED -> ttft;
+            case E2E_FROM_INTENDED -> e2e;
+            case TTFT -> ttftSend;
+            case E2E -> e2eSend;
             case DISPATCH_LAG -> dispatchLag;
             case TPOT -> tpot;
             case TTFB -> ttfb;
+            default -> throw new IllegalArgumentException("load totals keep no " + metric.id());
         };
     }
 }

@@ -1,11 +1,13 @@
 package org.latencylab.engine.load;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 import org.junit.jupiter.api.Test;
+import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.scenario.StepCatalog;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
 
 import java.time.Duration;
 
@@ -13,24 +15,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LoadSpecTest {
-    static final ObjectMapper YAML = YAMLMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-
-    static LoadSpec read(String yaml) throws Exception {
-        return YAML.readValue(yaml, LoadSpec.class);
+    /** Reads one load step through the real scenario reader. */
+    static LoadSpec read(String step) {
+        String scenario = "format: 1\nname: t\nendpoint: {builtin: sim, profile: zero-latency}\nexperiments:\n  - type: load\n"
+                + step.indent(4);
+        RunSpec run = StepCatalog.loader().parse(
+                new ByteArrayInputStream(scenario.getBytes(StandardCharsets.UTF_8)), "t.yaml");
+        return (LoadSpec) run.experiments().get(0);
     }
 
     @Test
     void readsAnOpenLoopBurstWithDefaults() throws Exception {
         LoadSpec s = read("""
-                type: load
                 burst: {base: 50, peak: 400, at: 20s, for: 30s}
                 duration: 80s
                 warmup: 5s
                 maxInFlight: 256
                 atCap: drop
                 firstTokenDeadline: 120ms
-                slos: [{metric: ttft, maxMs: 300}]
+                slos: [{metric: ttft_from_intended, maxMs: 300}]
                 """);
         assertThat(s.mode()).isEqualTo(LoadMode.OPEN);
         assertThat(s.arrival()).isEqualTo(ArrivalProcess.POISSON);
@@ -38,7 +41,7 @@ class LoadSpecTest {
         assertThat(s.firstTokenDeadline()).isEqualTo(Duration.ofMillis(120));
         assertThat(s.atCap()).isEqualTo(CapPolicy.DROP);
         assertThat(s.contextTokens()).isEqualTo(128);
-        assertThat(s.slos()).containsExactly(new LoadSpec.GoodputSlo(LoadMetric.TTFT, 300));
+        assertThat(s.slos()).containsExactly(new LoadSpec.GoodputSlo("ttft_from_intended", 300));
         RateProfile p = s.rateProfile();
         assertThat(p.rateAt(10_000_000_000L)).isEqualTo(50);
         assertThat(p.rateAt(30_000_000_000L)).isEqualTo(400);
@@ -55,21 +58,21 @@ class LoadSpecTest {
                 requests: 100
                 autoStop: {maxErrorRate: 0.5, window: 5s, saturation: true}
                 """);
-        String json = new ObjectMapper().writeValueAsString(s);
-        assertThat(json).contains("\"type\":\"load\"").contains("\"thinkTime\":\"250ms\"");
-        LoadSpec back = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .readValue(json, LoadSpec.class);
+        String json = RunFiles.mapper().writeValueAsString(s);
+        assertThat(json).contains("\"thinkTime\":\"250ms\"");
+        LoadSpec back = StepCatalog.loader().mapper().readValue(json, LoadSpec.class);
         assertThat(back).isEqualTo(s);
     }
 
     @Test
     void rejectsUnknownFieldsAndContradictions() {
         assertThatThrownBy(() -> read("rate: 10\nduration: 5s\nconcurency: 3\n"))
-                .isInstanceOf(UnrecognizedPropertyException.class).hasMessageContaining("concurency");
+                .hasMessageContaining("concurency");
         assertThatThrownBy(() -> read("rate: 10\nconcurrency: 3\nduration: 5s\n"))
                 .hasMessageContaining("not both");
         assertThatThrownBy(() -> read("rate: 10\n")).hasMessageContaining("duration");
-        assertThatThrownBy(() -> read("rate: 10\nduration: 10\n")).hasMessageContaining("unit");
+        assertThatThrownBy(() -> read("rate: 10\nduration: 10 minutes\n")).hasMessageContaining("duration");
+        assertThatThrownBy(() -> read("rate: 10\nduration: 5s\ntierMetric: itl\n")).hasMessageContaining("per request");
         assertThatThrownBy(() -> read("rate: 10\nduration: 5s\narrival: gamma\n")).hasMessageContaining("shape");
         assertThatThrownBy(() -> read("concurrency: 0\nrequests: 3\n")).hasMessageContaining("concurrency >= 1, was 0");
         assertThatThrownBy(() -> read("rate: 10\nduration: 5s\nwarmup: 3s\ncooldown: 2s\n"))
