@@ -59,7 +59,7 @@ class LoadSpecTest {
                 autoStop: {maxErrorRate: 0.5, window: 5s, saturation: true}
                 """);
         String json = RunFiles.mapper().writeValueAsString(s);
-        assertThat(json).contains("\"thinkTime\":\"250ms\"");
+        assertThat(json).containsPattern("\"thinkTime\"\\s*:\\s*\"250ms\"");
         LoadSpec back = StepCatalog.loader().mapper().readValue(json, LoadSpec.class);
         assertThat(back).isEqualTo(s);
     }
