@@ -125,8 +125,8 @@ class SimulatorLoadTest {
         assertThat(run.status()).as("failure: %s", run.failure()).isEqualTo(RunResult.Status.COMPLETED);
         LoadResult r = (LoadResult) run.steps().get(0).result();
         List<LoadSecond> s = r.seconds();
-        // before the burst (seconds 1-3), during its second half (6-8), and well after it (16-19)
-        assertThat(tiers(s, 1, 4)).containsOnly("Tier-1");
+        // before the burst (seconds 2-3, after the 2 s warmup), at its end (6-9), and well after it (16-19)
+        assertThat(tiers(s, 2, 4)).containsOnly("Tier-1");
         assertThat(worst(s, 6, 10)).isGreaterThanOrEqualTo(3);
         assertThat(tiers(s, 16, 20)).containsOnly("Tier-1");
         LoadTotals t = r.totals();
