@@ -353,6 +353,10 @@ final class LoadRun {
     // ---- closed loop ----------------------------------------------------------------------------------------
 
     private void closedWorker() {
+        // all workers begin at the step's start, so the first intended starts are not before it
+        while (System.nanoTime() < startNanos && stopReason == null) {
+            LockSupport.parkNanos(startNanos - System.nanoTime());
+        }
         while (stopReason == null) {
             long ready = System.nanoTime();
             if (ready >= endNanos) {
