@@ -442,8 +442,12 @@ final class LoadRun {
                       && record.endNanos() - intended > limit;
             miss = f.deadlineFired() || late && record.outcome() != Outcome.CANCELLED;
             if (miss) {
-                record = record.toBuilder().error(ErrorKind.TIMEOUT, "first token not within the "
-                        + spec.firstTokenDeadline().toMillis() + " ms" + " deadline from the intended start").build();
+                RequestRecord.Builder b = record.toBuilder().error(ErrorKind.TIMEOUT, "first token not within the "
+                        + spec.firstTokenDeadline().toMillis() + " ms deadline from the intended start");
+                if (b.endNanos == RequestRecord.UNSET) {
+                    b.endNanos = System.nanoTime(); // it ended when the deadline interrupted it
+                }
+                record = b.build();
             }
         }
         try {

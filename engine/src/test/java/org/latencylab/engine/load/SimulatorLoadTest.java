@@ -117,6 +117,43 @@ class SimulatorLoadTest {
     }
 
     @Test
+    void firstTokenDeadlineCancelsOnlyStreamsWithoutAFirstToken() throws Exception {
+        SimProfile slowSome = SimProfile.parse("test", "slow-some", """
+                name: slow-some
+                model: m
+                prefill: {t0: 0.01, k: 0, alpha: 1}
+                decode: {tpot: 0.05, batchSlowdown: 0}
+                maxRunningSeqs: 100000
+                faults:
+                  slowHeaders: {rate: 0.4, seconds: 0.6}
+                """);
+        try (SimServer sim = SimServer.start(slowSome, SimOptions.defaults());
+             LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
+            Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);
+            TestContext ctx = new TestContext(ep, dir, (req, t) -> client.execute(ep, req, t));
+            LoadSpec spec = LoadSpec.builder().rate(25.0).arrival(ArrivalProcess.CONSTANT)
+                    .duration(Duration.ofSeconds(2)).contextTokens(8).maxOutputTokens(8).stream(true)
+                    .firstTokenDeadline(Duration.ofMillis(150)).build();
+            LoadResult r = new LoadStepRunner().run(spec, "deadline", ctx);
+
+            LoadTotals t = r.totals();
+            assertThat(t.sent()).isEqualTo(50);
+            assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
+            assertThat(t.deadlineMisses()).isBetween(8L, 32L);
+            assertThat(t.succeeded() + t.deadlineMisses()).isEqualTo(50);
+            for (RequestRecord x : ctx.records()) {
+                if (x.succeeded()) {
+                    // the stream outlived the deadline (8 tokens x 50 ms) but its first token came in time
+                    assertThat(x.endNanos() - x.intendedStartNanos()).isGreaterThan(250_000_000L);
+                } else {
+                    assertThat(x.errorKind()).isEqualTo(org.latencylab.engine.api.ErrorKind.TIMEOUT);
+                    assertThat(x.endNanos() - x.intendedStartNanos()).isLessThan(450_000_000L);
+                }
+            }
+        }
+    }
+
+    @Test
     void burstScenarioDegradesTheTierAndRecovers() throws Exception {
         Path repo = Path.of(System.getProperty("latencylab.repo.dir", ".."));
         RunSpec spec = StepCatalog.loader().load(repo.resolve("sample-data/scenarios/load-burst-tiers.yaml"));
