@@ -167,6 +167,11 @@ public final class LlmClient implements AutoCloseable {
         adapters.put(adapter.protocol(), adapter);
     }
 
+    /** @param protocol a protocol @return its adapter, or null */
+    ProtocolAdapter adapter(Protocol protocol) {
+        return adapters.get(protocol);
+    }
+
     /** @return the options this client was built with */
     public ClientOptions options() {
         return options;
@@ -357,8 +362,12 @@ public final class LlmClient implements AutoCloseable {
         return code >= 500 ? new AttemptResult(true, hint) : AttemptResult.FINAL;
     }
 
-    private void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
-                          RequestRecord.Builder b) {
+    /**
+     * Reads a 2xx response body with the adapter and classifies how it ended into {@code b}. Package-private
+     * so framing tests can feed in-memory responses through the same path.
+     */
+    void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
+                  RequestRecord.Builder b) {
         ResponseBody raw = response.body();
         long idle = options.idleTimeout().toNanos();
         raw.source().timeout().timeout(idle, TimeUnit.NANOSECONDS);

@@ -193,6 +193,25 @@ class LlmClientTest {
     }
 
     @Test
+    void bodyEndingInALoneCarriageReturnEndsInsteadOfSpinning() throws Exception {
+        // okhttp-sse's reader alone loops forever on a trailing CR; the client must end the stream
+        String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, "garbage\r");
+        RequestRecord r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TRUNCATED);
+        assertThat(r.outputText()).isEqualTo("Hi");
+    }
+
+    @Test
+    void eventTerminatedByCarriageReturnsAtTheEndIsDelivered() throws Exception {
+        String url = replay(200, 0, "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\r\r");
+        RequestRecord r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.outputText()).isEqualTo("Hi");
+    }
+
+    @Test
     void finishReasonWithoutDoneMarkerCountsAsComplete() throws Exception {
         String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, FINISH);
         RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
