@@ -245,7 +245,7 @@ public final class LlmClient implements AutoCloseable {
         long total = options.totalTimeout().toNanos();
         for (int attempt = 1; ; attempt++) {
             resetOutcome(b);
-            b.attempts = attempt;
+            b.attempts++;
             long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
             AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b);
             if (!r.retryable() || attempt > options.maxRetries()) {
@@ -306,6 +306,12 @@ public final class LlmClient implements AutoCloseable {
         try (response) {
             copyTimings(b, timing);
             b.httpStatus = response.code();
+            // OkHttp itself repeats a request once after "503 + Retry-After: 0"; count it as an attempt
+            for (Response prior = response.priorResponse(); prior != null; prior = prior.priorResponse()) {
+                if (prior.code() == 503) {
+                    b.attempts++;
+                }
+            }
             if (!response.isSuccessful()) {
                 return refused(response, b);
             }

@@ -292,6 +292,16 @@ class LlmClientTest {
     }
 
     @Test
+    void okHttpsOwnRepeatAfter503WithRetryAfterZeroIsCountedAsAnAttempt() {
+        mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").build());
+        mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").body("down").build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(mock.getRequestCount()).isEqualTo(2);
+        assertThat(r.attempts()).isEqualTo(2);
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);
+    }
+
+    @Test
     void finalRateLimitIsRateLimited() {
         mock.enqueue(new MockResponse.Builder().code(429).setHeader("retry-after-ms", "20").build());
         mock.enqueue(new MockResponse.Builder().code(429).setHeader("retry-after-ms", "20").build());
