@@ -168,6 +168,11 @@ public final class LlmClient implements AutoCloseable {
         adapters.put(adapter.protocol(), adapter);
     }
 
+    /** @param protocol a protocol @return its adapter, or null */
+    ProtocolAdapter adapter(Protocol protocol) {
+        return adapters.get(protocol);
+    }
+
     /** @return the options this client was built with */
     public ClientOptions options() {
         return options;
@@ -241,7 +246,7 @@ public final class LlmClient implements AutoCloseable {
         long total = options.totalTimeout().toNanos();
         for (int attempt = 1; ; attempt++) {
             resetOutcome(b);
-            b.attempts = attempt;
+            b.attempts++;
             long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
             AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b);
             if (!r.retryable() || attempt > options.maxRetries()) {
@@ -302,6 +307,12 @@ public final class LlmClient implements AutoCloseable {
         try (response) {
             copyTimings(b, timing);
             b.httpStatus = response.code();
+            // OkHttp itself repeats a request once after "503 + Retry-After: 0"; count it as an attempt
+            for (Response prior = response.priorResponse(); prior != null; prior = prior.priorResponse()) {
+                if (prior.code() == 503) {
+                    b.attempts++;
+                }
+            }
             if (!response.isSuccessful()) {
                 return refused(response, b);
             }
@@ -358,8 +369,12 @@ public final class LlmClient implements AutoCloseable {
         return code >= 500 ? new AttemptResult(true, hint) : AttemptResult.FINAL;
     }
 
-    private void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
-                          RequestRecord.Builder b) {
+    /**
+     * Reads a 2xx response body with the adapter and classifies how it ended into {@code b}. Package-private
+     * so framing tests can feed in-memory responses through the same path.
+     */
+    void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
+                  RequestRecord.Builder b) {
         ResponseBody raw = response.body();
         long idle = options.idleTimeout().toNanos();
         raw.source().timeout().timeout(idle, TimeUnit.NANOSECONDS);

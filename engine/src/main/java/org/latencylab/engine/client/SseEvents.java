@@ -125,6 +125,7 @@ final class SseEvents {
         private final byte[] last = new byte[4];
         private int lastCount;
         private boolean exhausted;
+        private boolean lfAppended;
 
         TailTracker(ResponseBody delegate) {
             this.delegate = delegate;
@@ -134,16 +135,29 @@ final class SseEvents {
                     long n = super.read(sink, byteCount);
                     if (n < 0) {
                         exhausted = true;
+                        if (lastCount > 0 && last[3] == '\r' && !lfAppended) {
+                            // okhttp-sse 5.5.1 spins forever on a body that ends in a lone CR: okio's select()
+                            // cannot decide between "\r\n" and "\r" at the end and consumes nothing. A CR is
+                            // already a complete line end, so adding the LF of a CRLF keeps the line structure.
+                            lfAppended = true;
+                            sink.writeByte('\n');
+                            shift((byte) '\n');
+                            return 1;
+                        }
                     } else {
                         for (long i = Math.max(0, n - 4); i < n; i++) {
-                            System.arraycopy(last, 1, last, 0, 3);
-                            last[3] = sink.getByte(sink.size() - n + i);
-                            lastCount = Math.min(4, lastCount + 1);
+                            shift(sink.getByte(sink.size() - n + i));
                         }
                     }
                     return n;
                 }
             });
+        }
+
+        private void shift(byte b) {
+            System.arraycopy(last, 1, last, 0, 3);
+            last[3] = b;
+            lastCount = Math.min(4, lastCount + 1);
         }
 
         boolean cutAtEnd() {
