@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -166,8 +165,7 @@ public record ConformanceCase(String source, String name, String about, String p
         if (ex == null || !ex.isObject()) {
             throw new IllegalArgumentException(source + ": expect must be an object");
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = ex.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : ex.properties()) {
             JsonNode v = e.getValue();
             Object value;
             if (v.isNumber()) {
@@ -200,8 +198,7 @@ public record ConformanceCase(String source, String name, String about, String p
             if (!h.isObject()) {
                 throw new IllegalArgumentException(where + ".headers must be an object of strings");
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = h.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : h.properties()) {
                 if (!e.getValue().isTextual()) {
                     throw new IllegalArgumentException(where + ".headers." + e.getKey() + " must be a string");
                 }
