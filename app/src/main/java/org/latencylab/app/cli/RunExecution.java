@@ -75,6 +75,12 @@ final class RunExecution {
         }
         ConsoleReport.print(result, images, out);
         out.flush();
+        if (result.status() == RunResult.Status.COMPLETED && result.overall() != null
+                && result.overall().sent() > 0 && result.overall().succeeded() == 0) {
+            err.println("latencylab: no request succeeded (" + result.overall().errorsByKind() + "); see "
+                    + dir.resolve("requests.jsonl") + " for each error");
+            return ExitCodes.RUN_FAILED;
+        }
         return switch (result.status()) {
             case FAILED -> ExitCodes.RUN_FAILED;
             case CANCELLED -> ExitCodes.INTERRUPTED;

@@ -66,7 +66,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
 
     @Override
     public void readStream(Response response, ResponseCollector c) throws IOException {
-        SseEvents.read(response, (type, data, now) -> {
+        SseEvents.read(response, (type, data, now, cut) -> {
             if (c.endMarkerSeen()) {
                 return true;
             }
@@ -79,6 +79,10 @@ final class OpenAiAdapter implements ProtocolAdapter {
                 return true;
             }
             JsonNode node = ProtocolAdapter.parseObject(data);
+            if (node == null && cut) {
+                c.fail(ErrorKind.TRUNCATED, "stream ended inside an event: " + ProtocolAdapter.excerpt(data), now);
+                return false;
+            }
             if (node == null) {
                 c.fail(ErrorKind.PROTOCOL, "event data is not a JSON object: "
                         + ProtocolAdapter.excerpt(data), now);

@@ -1,6 +1,12 @@
 package org.latencylab.engine.client;
 
+import okhttp3.MediaType;
 import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.BufferedSource;
+import okio.ForwardingSource;
+import okio.Okio;
 import okhttp3.sse.EventSource;
 import okhttp3.sse.EventSourceListener;
 import okhttp3.sse.EventSources;
@@ -24,9 +30,11 @@ final class SseEvents {
          * @param type         the {@code event:} field, or null
          * @param data         the joined {@code data:} lines
          * @param arrivalNanos when the event was delivered
+         * @param cutAtEnd     true when the body ended inside this event (no blank line after it): the parser
+         *                     delivers such a last event anyway; if its data is unusable the stream was cut
          * @return true to go on reading
          */
-        boolean onEvent(String type, String data, long arrivalNanos);
+        boolean onEvent(String type, String data, long arrivalNanos, boolean cutAtEnd);
     }
 
     /**
@@ -38,6 +46,7 @@ final class SseEvents {
      * @throws IOException           when reading failed (reset, timeout, cancel)
      */
     static void read(Response response, Handler handler) throws IOException {
+        TailTracker tail = new TailTracker(response.body());
         final class Listener extends EventSourceListener {
             Throwable failure;
             boolean stopped;
@@ -48,7 +57,7 @@ final class SseEvents {
                 if (stopped) {
                     return;
                 }
-                if (!handler.onEvent(type, data, now)) {
+                if (!handler.onEvent(type, data, now, tail.cutAtEnd())) {
                     stopped = true;
                     source.cancel();
                 }
@@ -62,7 +71,7 @@ final class SseEvents {
             }
         }
         Listener listener = new Listener();
-        EventSources.processResponse(response, listener);
+        EventSources.processResponse(response.newBuilder().body(tail).build(), listener);
         Throwable t = listener.failure;
         if (t == null) {
             return;
@@ -70,10 +79,83 @@ final class SseEvents {
         if (t instanceof IOException io) {
             throw io;
         }
+        if (tail.cutAtEnd()) {
+            // okhttp-sse fails on a body that ends in the middle of a line; that is a cut stream
+            throw new IOException("body ended inside an SSE event (" + t.getClass().getSimpleName() + ")");
+        }
         if (t instanceof IllegalStateException && String.valueOf(t.getMessage()).contains("content-type")) {
             throw new StreamFormatException("expected a text/event-stream body, got content type "
                     + response.body().contentType());
         }
         throw new StreamFormatException("SSE stream could not be read: " + t);
+    }
+
+    /**
+     * Remembers the last bytes of the body and whether it is exhausted, so an event delivered at the end of
+     * the body can be recognised as unterminated (SSE requires a blank line after each event).
+     */
+    private static final class TailTracker extends ResponseBody {
+        private final ResponseBody delegate;
+        private final BufferedSource source;
+        private final byte[] last = new byte[4];
+        private int lastCount;
+        private boolean exhausted;
+
+        TailTracker(ResponseBody delegate) {
+            this.delegate = delegate;
+            this.source = Okio.buffer(new ForwardingSource(delegate.source()) {
+                @Override
+                public long read(Buffer sink, long byteCount) throws IOException {
+                    long n = super.read(sink, byteCount);
+                    if (n < 0) {
+                        exhausted = true;
+                    } else {
+                        for (long i = Math.max(0, n - 4); i < n; i++) {
+                            System.arraycopy(last, 1, last, 0, 3);
+                            last[3] = sink.getByte(sink.size() - n + i);
+                            lastCount = Math.min(4, lastCount + 1);
+                        }
+                    }
+                    return n;
+                }
+            });
+        }
+
+        boolean cutAtEnd() {
+            return exhausted && !endsWithBlankLine();
+        }
+
+        private boolean endsWithBlankLine() {
+            if (lastCount < 2) {
+                return false;
+            }
+            byte a = last[2];
+            byte b = last[3];
+            // "\n\n", "\r\r", or "...\r\n" preceded by another line end ("\n\r\n", "\r\r\n")
+            if (b == '\n' && a == '\n' || b == '\r' && a == '\r') {
+                return true;
+            }
+            return b == '\n' && a == '\r' && lastCount >= 3 && (last[1] == '\n' || last[1] == '\r');
+        }
+
+        @Override
+        public MediaType contentType() {
+            return delegate.contentType();
+        }
+
+        @Override
+        public long contentLength() {
+            return delegate.contentLength();
+        }
+
+        @Override
+        public BufferedSource source() {
+            return source;
+        }
+
+        @Override
+        public void close() {
+            delegate.close();
+        }
     }
 }

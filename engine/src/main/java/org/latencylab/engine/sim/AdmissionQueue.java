@@ -18,18 +18,25 @@ final class AdmissionQueue {
     }
 
     /**
-     * Waits for a slot in arrival order.
+     * Takes a slot, waiting in arrival order when none is free.
      *
+     * @return whether the caller had to wait
      * @throws InterruptedException when the server is closing
      */
-    void admit() throws InterruptedException {
-        waiting.incrementAndGet();
-        try {
-            slots.acquire();
-        } finally {
-            waiting.decrementAndGet();
+    boolean admit() throws InterruptedException {
+        boolean waited = false;
+        // a fair semaphore's tryAcquire() barges; only take a free slot when nobody is queued
+        if (slots.hasQueuedThreads() || !slots.tryAcquire()) {
+            waited = true;
+            waiting.incrementAndGet();
+            try {
+                slots.acquire();
+            } finally {
+                waiting.decrementAndGet();
+            }
         }
         running.incrementAndGet();
+        return waited;
     }
 
     /** Frees the slot taken by {@link #admit()}; call exactly once per admission. */

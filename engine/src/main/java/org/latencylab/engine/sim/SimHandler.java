@@ -27,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Slow-headers fault: park until {@code arrive + delay}.</li>
  *   <li>429 / 5xx faults: answer the error and stop.</li>
  *   <li>Streaming: status and headers are sent now.</li>
- *   <li>FIFO admission ({@code maxRunningSeqs}); prefix-cache lookup; the protocol's opening events.</li>
+ *   <li>FIFO admission ({@code maxRunningSeqs}); prefix-cache lookup; the protocol's opening events.
+ *       {@code admitted} is {@code arrive} when no wait was needed, else the moment a slot was granted.</li>
  *   <li>First token at {@code admitted + prefill(uncached tokens)·jitter}; each next one a jittered decode gap
  *       (for the number of sequences running at that moment) later, plus a stall when the stall fault fires.</li>
  *   <li>Closing events and end marker; or, with the reset fault, an abrupt close after the configured tokens.</li>
@@ -225,12 +226,15 @@ final class SimHandler implements HttpHandler {
             ex.sendResponseHeaders(200, 0);
             writer = new EventWriter(ex.getResponseBody(), dialect.framing(), options.stamping());
         }
+        boolean waited;
         try {
-            admission.admit();
+            waited = admission.admit();
         } catch (InterruptedException e) {
             throw new AbruptClose("server closing");
         }
         try {
+            // without a wait, the model's clock runs from the body read (parsing and tokenising are absorbed)
+            t.admittedNanos = waited ? System.nanoTime() : arrive;
             run(ex, dialect, t, ids, writer, rnd, reset);
         } catch (InterruptedException e) {
             throw new AbruptClose("server closing");
@@ -241,7 +245,6 @@ final class SimHandler implements HttpHandler {
 
     private void run(HttpExchange ex, Dialect dialect, Turn t, int[] ids, EventWriter writer, SplittableRandom rnd,
                      boolean reset) throws IOException, InterruptedException {
-        t.admittedNanos = System.nanoTime();
         t.cachedTokens = cache == null ? 0 : cache.lookupAndInsert(ids);
         if (writer != null) {
             for (WireEvent e : dialect.opening(t)) {

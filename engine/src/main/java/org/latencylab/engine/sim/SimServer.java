@@ -3,6 +3,7 @@ package org.latencylab.engine.sim;
 import com.sun.net.httpserver.HttpServer;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.tokens.TokenCounter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -91,6 +92,9 @@ public final class SimServer implements AutoCloseable {
             throw new UncheckedIOException("cannot bind the simulator to " + options.host() + ":" + options.port()
                     + ": " + e.getMessage(), e);
         }
+        // load the tokenizer and word list now, so that the first request does not pay for it
+        TokenCounter.cl100k().count("warm up");
+        WordSource.wordPieces();
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         AdmissionQueue admission = new AdmissionQueue(profile.maxRunningSeqs());
         SimMetrics metrics = new SimMetrics(profile.model(), admission);

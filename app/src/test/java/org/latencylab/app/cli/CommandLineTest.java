@@ -1,0 +1,121 @@
+package org.latencylab.app.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.results.RequestLog;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The launcher's commands, run in-process through picocli against the real engine and simulator. */
+class CommandLineTest {
+    record Result(int code, String out, String err) {
+    }
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        var cl = LatencyLabCommand.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    static Path repo() {
+        return Path.of(System.getProperty("latencylab.repo.dir", ".."));
+    }
+
+    @Test
+    void versionAndHelp() {
+        Result v = run("--version");
+        assertThat(v.code()).isZero();
+        assertThat(v.out()).startsWith("LatencyLab ");
+        Result h = run("run", "--help");
+        assertThat(h.code()).isZero();
+        assertThat(h.out()).contains("SCENARIO").contains("--out");
+        for (String c : List.of("probe", "sweep", "sim", "check-cases", "gui")) {
+            assertThat(run(c, "--help").code()).as(c).isZero();
+        }
+    }
+
+    @Test
+    void aSmallScenarioRunsEndToEnd(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("small.yaml");
+        Files.writeString(scenario, """
+                name: small
+                endpoint: {builtin: sim, profile: small-fast}
+                slos: [{metric: ttft, percentile: 95, maxMs: 5000}]
+                experiments:
+                  - {type: probe, requests: 20, concurrency: 4, promptTokens: 300, maxOutputTokens: 8}
+                  - {type: sweep, contextTokens: [256, 1024, 4096], requestsPerLength: 3, concurrency: 3, maxOutputTokens: 4}
+                """);
+        Path out = dir.resolve("run");
+        Result r = run("run", scenario.toString(), "--out", out.toString(), "--no-charts");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("P95 TTFT").contains("→ Tier-").contains("SLO TTFT P95").contains("fit:")
+                .contains("SLOs: all passed");
+        assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize(29);
+        JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
+        assertThat(run.path("status").asText()).isEqualTo("completed");
+        assertThat(Files.exists(out.resolve("summary.csv"))).isTrue();
+    }
+
+    @Test
+    void aFailedSloExitsWithOne(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("run");
+        Result r = run("probe", "--sim", "llama-8b-class", "-n", "4", "-c", "2", "--prompt-tokens", "2048",
+                "--max-tokens", "4", "--slo", "ttft:95:1", "--out", out.toString(), "--no-charts");
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.SLO_FAILED);
+        assertThat(r.out()).contains("FAIL");
+    }
+
+    @Test
+    void malformedScenarioExitsWithTwoNamingFileAndField(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("bad.yaml");
+        Files.writeString(scenario, "name: b\nendpoint: {builtin: sim}\nexperiments: [{type: probe, concurency: 2}]\n");
+        Result r = run("run", scenario.toString(), "--out", dir.resolve("run").toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(r.err()).contains("bad.yaml").contains("experiments[0].concurency");
+        assertThat(Files.exists(dir.resolve("run"))).as("nothing is started for a bad scenario").isFalse();
+        assertThat(run("run", dir.resolve("missing.yaml").toString()).code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run("probe", "-n", "zero").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run("frobnicate").code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void anUnreachableEndpointGivesClassifiedErrorsNotACrash(@TempDir Path dir) throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // closed again: nothing listens there
+        }
+        Path out = dir.resolve("run");
+        Result r = run("probe", "--url", "http://127.0.0.1:" + port, "--model", "m", "-n", "3",
+                "--out", out.toString(), "--no-charts");
+        assertThat(r.code()).isEqualTo(ExitCodes.RUN_FAILED);
+        assertThat(r.err()).contains("no request succeeded");
+        List<RequestRecord> log = RequestLog.read(out.resolve("requests.jsonl"));
+        assertThat(log).hasSize(3).allMatch(x -> x.errorKind() == ErrorKind.CONNECTION);
+        assertThat(r.out()).contains("errors: connection 3");
+    }
+
+    @Test
+    void checkCasesReplaysTheFolder() {
+        Path shared = repo().resolve("../shared/cases/streams");
+        Path dir = Files.isDirectory(shared) ? shared : repo().resolve("engine/src/test/resources/cases/streams");
+        Result r = run("check-cases", dir.toString());
+        assertThat(r.out()).containsPattern("\\d+ passed, 0 failed, \\d+ skipped");
+        assertThat(r.code()).isZero();
+        assertThat(run("check-cases", repo().resolve("no-such-folder").toString()).code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+}

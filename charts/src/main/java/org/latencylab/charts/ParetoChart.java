@@ -1,0 +1,114 @@
+package org.latencylab.charts;
+
+import java.util.List;
+import java.util.Objects;
+
+import javafx.geometry.VPos;
+import javafx.scene.text.TextAlignment;
+
+import io.fair_acc.chartfx.XYChart;
+import io.fair_acc.chartfx.axes.spi.DefaultNumericAxis;
+import io.fair_acc.chartfx.renderer.ErrorStyle;
+import io.fair_acc.chartfx.renderer.LineStyle;
+import io.fair_acc.chartfx.renderer.spi.ErrorDataSetRenderer;
+import io.fair_acc.chartfx.ui.geometry.Side;
+import io.fair_acc.dataset.spi.DoubleDataSet;
+
+import org.latencylab.charts.data.LabelledPoint;
+import org.latencylab.charts.data.ParetoFront;
+import org.latencylab.charts.data.Quantity;
+
+/**
+ * A scatter of configurations in two objectives (e.g. throughput [tokens/s] against P99 TTFT [ms]) with a label at
+ * every point, and the Pareto-front points (see {@link ParetoFront}) highlighted and joined by a line.
+ *
+ * <p>Threading: build and {@link #update(List)} on the JavaFX thread.
+ */
+public final class ParetoChart {
+
+    private final XYChart chart;
+    private final ParetoFront.Goal xGoal;
+    private final ParetoFront.Goal yGoal;
+    private final DoubleDataSet all = new DoubleDataSet("configurations", 0);
+    private final DoubleDataSet front = new DoubleDataSet("Pareto front", 0);
+    private List<LabelledPoint> lastFront = List.of();
+
+    /**
+     * @param title chart title, e.g. {@code "vLLM config grid: throughput vs P99 TTFT"}; not blank
+     * @param x     x objective, e.g. {@code throughput [tokens/s]}
+     * @param xGoal whether larger or smaller x is better
+     * @param y     y objective, e.g. {@code P99 TTFT [ms]}
+     * @param yGoal whether larger or smaller y is better
+     * @param theme light or dark
+     */
+    public ParetoChart(String title, Quantity x, ParetoFront.Goal xGoal, Quantity y, ParetoFront.Goal yGoal,
+                       ChartTheme theme) {
+        ChartScaffold.requireTitle(title);
+        Objects.requireNonNull(theme, "theme");
+        this.xGoal = Objects.requireNonNull(xGoal, "xGoal");
+        this.yGoal = Objects.requireNonNull(yGoal, "yGoal");
+        DefaultNumericAxis xAxis = ChartScaffold.axis(Objects.requireNonNull(x, "x"), Side.BOTTOM);
+        DefaultNumericAxis yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
+        xAxis.setAutoRangePadding(0.08);
+        yAxis.setAutoRangePadding(0.08);
+        chart = ChartScaffold.chart(title, xAxis, yAxis, theme);
+
+        ErrorDataSetRenderer scatter = new ErrorDataSetRenderer();
+        scatter.setErrorStyle(ErrorStyle.NONE);
+        scatter.setPolyLineStyle(LineStyle.NONE);
+        scatter.setDrawMarker(true);
+        scatter.setPointReduction(false);
+        scatter.getDatasets().add(all);
+        all.setStyle("-fx-marker-size: 4; -fx-marker-type: circle;");
+
+        ErrorDataSetRenderer frontLine = new ErrorDataSetRenderer();
+        frontLine.setErrorStyle(ErrorStyle.NONE);
+        frontLine.setPolyLineStyle(LineStyle.NORMAL);
+        frontLine.setDrawMarker(true);
+        frontLine.setPointReduction(false);
+        frontLine.getDatasets().add(front);
+        front.setStyle("-fx-marker-size: 6; -fx-marker-type: diamond; -fx-line-width: 2;");
+
+        PointLabelRenderer labels = new PointLabelRenderer(theme.textColor(), 8, 0, TextAlignment.LEFT,
+                VPos.CENTER, false);
+        labels.getDatasets().add(all);
+        chart.getRenderers().addAll(scatter, frontLine, labels);
+    }
+
+    /** @return the ready chart */
+    public XYChart chart() {
+        return chart;
+    }
+
+    /** @return the points of the front drawn by the last {@link #update(List)}, sorted by x */
+    public List<LabelledPoint> front() {
+        return lastFront;
+    }
+
+    /**
+     * Replaces the points and recomputes the front.
+     *
+     * @param points the configurations, each with a label
+     * @throws IllegalStateException when not called on the JavaFX thread
+     */
+    public void update(List<LabelledPoint> points) {
+        ChartScaffold.requireFxThread("ParetoChart.update");
+        Objects.requireNonNull(points, "points");
+        lastFront = ParetoFront.of(points, xGoal, yGoal);
+        // ChartFX renderers assume data sorted by x (they clip by binary search), so sort the scatter too.
+        List<LabelledPoint> sorted = points.stream()
+                .sorted(java.util.Comparator.comparingDouble(LabelledPoint::x)).toList();
+        double[] ax = sorted.stream().mapToDouble(LabelledPoint::x).toArray();
+        double[] ay = sorted.stream().mapToDouble(LabelledPoint::y).toArray();
+        all.lock().writeLockGuard(() -> {
+            all.set(ax, ay, ax.length, true);
+            all.getDataLabelMap().clear();
+            for (int i = 0; i < sorted.size(); i++) {
+                all.addDataLabel(i, sorted.get(i).label());
+            }
+        });
+        double[] fx = lastFront.stream().mapToDouble(LabelledPoint::x).toArray();
+        double[] fy = lastFront.stream().mapToDouble(LabelledPoint::y).toArray();
+        ChartScaffold.write(front, "Pareto front (" + lastFront.size() + " of " + points.size() + ")", fx, fy);
+    }
+}

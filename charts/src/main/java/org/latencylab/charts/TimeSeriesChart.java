@@ -1,0 +1,135 @@
+package org.latencylab.charts;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import javafx.geometry.HPos;
+import javafx.geometry.VPos;
+import javafx.scene.paint.Color;
+
+import io.fair_acc.chartfx.XYChart;
+import io.fair_acc.chartfx.axes.Axis;
+import io.fair_acc.chartfx.axes.spi.DefaultNumericAxis;
+import io.fair_acc.chartfx.plugins.YRangeIndicator;
+import io.fair_acc.chartfx.renderer.ErrorStyle;
+import io.fair_acc.chartfx.renderer.LineStyle;
+import io.fair_acc.chartfx.renderer.spi.ErrorDataSetRenderer;
+import io.fair_acc.chartfx.ui.geometry.Side;
+import io.fair_acc.dataset.DataSet;
+import io.fair_acc.dataset.spi.DoubleDataSet;
+
+import org.latencylab.charts.data.Quantity;
+import org.latencylab.charts.data.Series;
+import org.latencylab.charts.data.TierBand;
+
+/**
+ * Latency over the time of a run: x is seconds since the start, one line per series (e.g. P50, P95, P99 per
+ * one-second interval), and optional horizontal tier bands, shaded from green (fast tiers) to red (slow) with their
+ * label at the left edge ("Tier-1 ≤ 300 ms").
+ *
+ * <p>Threading: build, {@link #update(List)} and {@link #setTierBands(List)} on the JavaFX thread. A live view calls
+ * {@code update} with each new interval snapshot; the chart redraws once per pulse however often it is called.
+ */
+public final class TimeSeriesChart {
+
+    /** Band fills from the fastest to the slowest tier; later bands reuse the last colour. */
+    private static final Color[] BAND_COLOURS = {
+        Color.web("#2ca02c"), Color.web("#8cc63f"), Color.web("#f2c12e"), Color.web("#f28e2b"), Color.web("#d62728")
+    };
+    private static final double BAND_OPACITY = 0.14;
+
+    private final XYChart chart;
+    private final ErrorDataSetRenderer lines;
+    private final DefaultNumericAxis yAxis;
+    private final List<YRangeIndicator> bands = new ArrayList<>();
+
+    /**
+     * @param title chart title, e.g. {@code "TTFT per second"}; not blank
+     * @param y     the latency on y, e.g. {@code TTFT [ms]}
+     * @param logY  whether y is logarithmic
+     * @param theme light or dark
+     */
+    public TimeSeriesChart(String title, Quantity y, boolean logY, ChartTheme theme) {
+        ChartScaffold.requireTitle(title);
+        Objects.requireNonNull(theme, "theme");
+        DefaultNumericAxis xAxis = ChartScaffold.axis(new Quantity("Time since start", "s"), Side.BOTTOM);
+        yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
+        ChartScaffold.log(yAxis, logY);
+        if (!logY) {
+            yAxis.setForceZeroInRange(true);
+        }
+        chart = ChartScaffold.chart(title, xAxis, yAxis, theme);
+        lines = new ErrorDataSetRenderer();
+        lines.setErrorStyle(ErrorStyle.NONE);
+        lines.setPolyLineStyle(LineStyle.NORMAL);
+        lines.setDrawMarker(false);
+        lines.setDashSize(0); // plain line as legend symbol, not an error-bar cross
+        chart.getRenderers().add(lines);
+    }
+
+    /** @return the ready chart */
+    public XYChart chart() {
+        return chart;
+    }
+
+    /**
+     * Replaces the drawn series.
+     *
+     * @param series one per statistic, x in seconds since start, y in the y quantity's unit; NaN = no value in that
+     *               interval (a gap)
+     * @throws IllegalStateException when not called on the JavaFX thread
+     */
+    public void update(List<Series> series) {
+        ChartScaffold.requireFxThread("TimeSeriesChart.update");
+        Objects.requireNonNull(series, "series");
+        List<DataSet> datasets = lines.getDatasets();
+        ChartScaffold.resize(datasets, series.size(), i -> new DoubleDataSet("series-" + i, 0));
+        lines.setAllowNaNs(true);
+        for (int i = 0; i < series.size(); i++) {
+            Series s = series.get(i);
+            ChartScaffold.write((DoubleDataSet) datasets.get(i), s.name(), s.x(), s.y());
+        }
+    }
+
+    /**
+     * Replaces the tier bands. Bands are drawn behind the lines in the order given, coloured from green (first) to
+     * red (fifth and later).
+     *
+     * @param tierBands bands in y units, fastest first (e.g. Tier-0 0–80 ms, Tier-1 80–300 ms, …)
+     * @throws IllegalStateException when not called on the JavaFX thread
+     */
+    public void setTierBands(List<TierBand> tierBands) {
+        ChartScaffold.requireFxThread("TimeSeriesChart.setTierBands");
+        Objects.requireNonNull(tierBands, "tierBands");
+        chart.getPlugins().removeAll(bands);
+        bands.clear();
+        for (int i = 0; i < tierBands.size(); i++) {
+            TierBand b = tierBands.get(i);
+            Color c = BAND_COLOURS[Math.min(i, BAND_COLOURS.length - 1)];
+            bands.add(new TierIndicator(yAxis, b, c));
+        }
+        chart.getPlugins().addAll(bands);
+    }
+
+    /** @return the current tier band labels, bottom first (for tests and the app's tooltip) */
+    public List<String> tierBandLabels() {
+        return bands.stream().map(YRangeIndicator::getText).toList();
+    }
+
+    /** A non-editable range indicator with a fixed fill and its label at the left edge. */
+    private static final class TierIndicator extends YRangeIndicator {
+        TierIndicator(Axis axis, TierBand band, Color colour) {
+            super(axis, band.lower(), band.upper(), band.label());
+            setEditable(false);
+            rectangle.setMouseTransparent(true);
+            rectangle.setStyle(String.format(java.util.Locale.ROOT, "-fx-fill: rgba(%d,%d,%d,%.2f);",
+                    (int) Math.round(colour.getRed() * 255), (int) Math.round(colour.getGreen() * 255),
+                    (int) Math.round(colour.getBlue() * 255), BAND_OPACITY));
+            setLabelHorizontalAnchor(HPos.LEFT);
+            setLabelHorizontalPosition(0.005);
+            setLabelVerticalAnchor(VPos.TOP);
+            setLabelVerticalPosition(1.0);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.latencylab.charts.data;
+
+import java.util.Locale;
+
+/**
+ * A fitted power law {@code y = a · n^α} with its confidence band, as drawn by the power-law chart. The fitting
+ * itself happens elsewhere (the engine's fit package); this record only carries the numbers and the curve points.
+ * Arrays are copied, so the record is immutable.
+ *
+ * @param name        what was fitted, e.g. {@code "P50"}; not blank
+ * @param a           coefficient a, in y units per n^α; finite
+ * @param alpha       exponent α; finite
+ * @param alphaLow    lower end of α's confidence interval; <= alpha
+ * @param alphaHigh   upper end of α's confidence interval; >= alpha
+ * @param rSquared    coefficient of determination of the fit (in log space or linear, as the fitter reports)
+ * @param confidence  confidence level of interval and band, in (0, 1), usually 0.95
+ * @param curve       the fitted curve at chosen x values (x > 0, y > 0 for log axes)
+ * @param lower       lower edge of the band, same x as {@code curve}
+ * @param upper       upper edge of the band, same x as {@code curve}
+ * @throws IllegalArgumentException on inconsistent numbers or arrays of different x
+ */
+public record PowerLawFit(String name, double a, double alpha, double alphaLow, double alphaHigh, double rSquared,
+                          double confidence, Series curve, Series lower, Series upper) {
+
+    public PowerLawFit {
+        Checks.name(name, "fit");
+        if (!Double.isFinite(a) || !Double.isFinite(alpha)) {
+            throw new IllegalArgumentException("fit '" + name + "' needs finite a and α, was a=" + a + ", α=" + alpha);
+        }
+        if (!(alphaLow <= alpha && alpha <= alphaHigh)) {
+            throw new IllegalArgumentException("fit '" + name + "': α's interval must contain α, was " + alphaLow
+                    + " .. " + alphaHigh + " around " + alpha);
+        }
+        if (!(confidence > 0 && confidence < 1)) {
+            throw new IllegalArgumentException("fit '" + name + "': confidence must be in (0, 1), was " + confidence);
+        }
+        Checks.notNull(curve, "curve of fit '" + name + "'");
+        Checks.notNull(lower, "lower band of fit '" + name + "'");
+        Checks.notNull(upper, "upper band of fit '" + name + "'");
+        if (!java.util.Arrays.equals(curve.x(), lower.x()) || !java.util.Arrays.equals(curve.x(), upper.x())) {
+            throw new IllegalArgumentException("fit '" + name + "': curve, lower and upper band need the same x values");
+        }
+    }
+
+    /**
+     * @return the legend text, e.g. {@code fit P50: 0.0213·n^0.72 (95 % CI 0.69–0.75), R² 0.998}
+     */
+    public String legendText() {
+        return String.format(Locale.ROOT, "fit %s: %s·n^%.2f (%s %% CI %.2f–%.2f), R² %.3f", name,
+                significant(a), alpha, percent(confidence), alphaLow, alphaHigh, rSquared);
+    }
+
+    private static String percent(double confidence) {
+        double p = confidence * 100;
+        return p == Math.rint(p) ? Long.toString(Math.round(p)) : String.format(Locale.ROOT, "%.1f", p);
+    }
+
+    private static String significant(double v) {
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros()
+                .toPlainString();
+    }
+}

@@ -1,0 +1,353 @@
+package org.latencylab.engine.client;
+
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.api.TokenSource;
+import org.latencylab.engine.replay.ConformanceCase;
+import org.latencylab.engine.replay.ReplayServer;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The client against real loopback servers: metrics, headers, error classification, retries. */
+class LlmClientTest {
+    private static final String KEY = "sk-test-4f9a0c1e77b2secret";
+
+    private MockWebServer mock;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        mock = new MockWebServer();
+        mock.start(InetAddress.getLoopbackAddress(), 0);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+        mock.close();
+    }
+
+    private LlmClient client(ClientOptions options) {
+        LlmClient c = new LlmClient(options, name -> "TEST_KEY".equals(name) ? KEY : null);
+        closeables.add(c);
+        return c;
+    }
+
+    private LlmClient client() {
+        return client(ClientOptions.DEFAULTS);
+    }
+
+    private static RequestTicket ticket() {
+        return new RequestTicket(7, "test", 100, System.nanoTime());
+    }
+
+    private static Endpoint endpoint(String baseUrl) {
+        return new Endpoint("t", Protocol.OPENAI_CHAT, baseUrl, "m", "TEST_KEY", Map.of("X-Extra", "1"), true);
+    }
+
+    private Endpoint mockEndpoint() {
+        String url = mock.url("/").toString();
+        return endpoint(url.substring(0, url.length() - 1));
+    }
+
+    /** A replay server for one scripted SSE response; parts are (at_ms, text) pairs. */
+    private String replay(int status, Object... atAndText) throws Exception {
+        List<ConformanceCase.Part> parts = new ArrayList<>();
+        for (int i = 0; i < atAndText.length; i += 2) {
+            parts.add(new ConformanceCase.Part(((Number) atAndText[i]).longValue(),
+                    ((String) atAndText[i + 1]).getBytes(StandardCharsets.UTF_8)));
+        }
+        ConformanceCase c = new ConformanceCase("inline", "inline", "", "openai-chat", 0,
+                List.of(new ConformanceCase.ScriptedResponse(status, Map.of("Content-Type", "text/event-stream"),
+                        null, parts)), Map.of());
+        ReplayServer s = ReplayServer.start(c);
+        closeables.add(s);
+        return s.baseUrl();
+    }
+
+    private static String chunk(String deltaJson) {
+        return "data: {\"choices\":[{\"index\":0,\"delta\":" + deltaJson + ",\"finish_reason\":null}]}\n\n";
+    }
+
+    private static final String FINISH = "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
+    private static final String DONE = "data: [DONE]\n\n";
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    @Test
+    void roleOnlyFirstChunkDoesNotCountAsFirstToken() throws Exception {
+        String url = replay(200, 0, chunk("{\"role\":\"assistant\",\"content\":\"\"}"),
+                300, chunk("{\"content\":\"Hi\"}"), 320, chunk("{\"content\":\" you\"}"), 330, FINISH, 331, DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(ms(r.ttftNanos())).isBetween(300.0, 500.0);
+        assertThat(ms(r.timeToFirstContentNanos())).isEqualTo(ms(r.ttftNanos()));
+        assertThat(r.tokens().size()).isEqualTo(2);
+        assertThat(r.outputText()).isEqualTo("Hi you");
+        assertThat(r.outputTokenSource()).isEqualTo(TokenSource.TOKENIZER);
+        assertThat(r.outputTokens()).isEqualTo(r.tokens().totalTokens()).isGreaterThanOrEqualTo(2);
+        assertThat(r.id()).isEqualTo(7);
+        assertThat(r.contextTokens()).isEqualTo(100);
+        assertThat(r.attempts()).isEqualTo(1);
+        assertThat(r.httpStatus()).isEqualTo(200);
+    }
+
+    @Test
+    void firstByteComesLongBeforeFirstTokenWhenTheServerSendsComments() throws Exception {
+        String url = replay(200, 0, ": keep-alive\n\n", 200, ": keep-alive\n\n",
+                600, chunk("{\"content\":\"Yes\"}"), 610, FINISH, 611, DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(ms(r.timeToFirstByteOfBodyNanos())).isLessThan(300.0);
+        assertThat(ms(r.ttfbNanos())).isLessThan(300.0);
+        assertThat(ms(r.ttftNanos())).isBetween(600.0, 800.0);
+        assertThat(r.requestSentNanos()).isGreaterThanOrEqualTo(r.sendNanos());
+        assertThat(r.responseHeadersNanos()).isGreaterThanOrEqualTo(r.requestSentNanos());
+        assertThat(r.connectStartNanos()).isNotEqualTo(RequestRecord.UNSET);
+    }
+
+    @Test
+    void streamingSendsIdentityEncodingAuthAndExtraHeadersButKeepsTheKeyOutOfTheRecord() throws Exception {
+        mock.enqueue(new MockResponse.Builder().code(401)
+                .body("{\"error\":{\"message\":\"invalid key " + KEY + "\"}}").build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("hello", 10), ticket());
+        RecordedRequest req = mock.takeRequest(5, TimeUnit.SECONDS);
+        assertThat(req.getHeaders().get("Accept-Encoding")).isEqualTo("identity");
+        assertThat(req.getHeaders().get("Authorization")).isEqualTo("Bearer " + KEY);
+        assertThat(req.getHeaders().get("X-Extra")).isEqualTo("1");
+        assertThat(req.getTarget()).isEqualTo("/v1/chat/completions");
+        String body = req.getBody().utf8();
+        assertThat(body).contains("\"stream\":true", "\"include_usage\":true", "\"max_tokens\":10", "hello");
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);
+        assertThat(r.httpStatus()).isEqualTo(401);
+        assertThat(r.errorMessage()).contains("401").doesNotContain(KEY);
+        assertThat(r.toString()).doesNotContain(KEY);
+    }
+
+    @Test
+    void serverError500IsHttpStatus() {
+        mock.enqueue(new MockResponse.Builder().code(500).body("boom").build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).isEqualTo(Outcome.ERROR);
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);
+        assertThat(r.errorMessage()).contains("500").contains("boom");
+        assertThat(r.attempts()).isEqualTo(1);
+    }
+
+    @Test
+    void refusedPortIsConnectionError() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        RequestRecord r = client().execute(endpoint("http://127.0.0.1:" + port),
+                GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.CONNECTION);
+        assertThat(r.httpStatus()).isZero();
+        assertThat(r.sendNanos()).isNotEqualTo(RequestRecord.UNSET);
+    }
+
+    @Test
+    void streamClosedBeforeTheEndMarkerIsTruncated() throws Exception {
+        String url = replay(200, 0, chunk("{\"content\":\"Hel\"}"), 50, chunk("{\"content\":\"lo\"}"));
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TRUNCATED);
+        assertThat(r.tokens().size()).isEqualTo(2);
+        assertThat(r.outputText()).isEqualTo("Hello");
+    }
+
+    @Test
+    void socketClosedMidStreamIsTruncated() {
+        mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                .body(chunk("{\"content\":\"Hel\"}") + "data: {\"choi")
+                .onResponseEnd(new mockwebserver3.SocketEffect.CloseSocket(true, false, false)).build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).as(r.errorMessage()).isIn(ErrorKind.TRUNCATED);
+        assertThat(r.outputText()).isEqualTo("Hel");
+    }
+
+    @Test
+    void finishReasonWithoutDoneMarkerCountsAsComplete() throws Exception {
+        String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, FINISH);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+    }
+
+    @Test
+    void badJsonIsProtocolError() throws Exception {
+        String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, "data: {\"choices\":[{oops\n\n", 20, DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.PROTOCOL);
+        assertThat(r.errorMessage()).contains("oops");
+    }
+
+    @Test
+    void errorObjectInA200StreamIsStreamError() throws Exception {
+        String url = replay(200, 0, "data: {\"error\":{\"message\":\"overloaded\"}}\n\n", 5, DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.STREAM_ERROR);
+        assertThat(r.errorMessage()).contains("overloaded");
+    }
+
+    @Test
+    void wrongContentTypeIsProtocolError() {
+        mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/html")
+                .body("<html>login</html>").build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.PROTOCOL);
+        assertThat(r.errorMessage()).contains("text/html");
+    }
+
+    @Test
+    void stallInTheBodyIsIdleTimeout() throws Exception {
+        String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 3000, DONE);
+        ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(300),
+                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true);
+        long t0 = System.nanoTime();
+        RequestRecord r = client(opts).execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
+        assertThat(r.errorMessage()).contains("idle");
+        assertThat(ms(System.nanoTime() - t0)).isLessThan(2500.0);
+        assertThat(r.tokens().size()).isEqualTo(1);
+    }
+
+    @Test
+    void slowHeadersAreFirstByteTimeout() {
+        mock.enqueue(new MockResponse.Builder().code(200).headersDelay(3, TimeUnit.SECONDS)
+                .setHeader("Content-Type", "text/event-stream").body(DONE).build());
+        ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofMillis(300), Duration.ofSeconds(5),
+                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true);
+        RequestRecord r = client(opts).execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
+        assertThat(r.errorMessage()).contains("first-byte");
+    }
+
+    @Test
+    void totalTimeoutCoversTheWholeStream() throws Exception {
+        String url = replay(200, 0, chunk("{\"content\":\"a\"}"), 200, chunk("{\"content\":\"b\"}"),
+                400, chunk("{\"content\":\"c\"}"), 600, chunk("{\"content\":\"d\"}"), 2000, DONE);
+        ClientOptions opts = ClientOptions.DEFAULTS.withTotalTimeout(Duration.ofMillis(500));
+        RequestRecord r = client(opts).execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
+        assertThat(r.errorMessage()).contains("total");
+    }
+
+    @Test
+    void rateLimitedAttemptIsRetriedAfterRetryAfterAndLatencyCountsFromTheFirstSend() {
+        mock.enqueue(new MockResponse.Builder().code(429).setHeader("Retry-After", "1").body("slow down").build());
+        mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
+        RequestRecord r = client(ClientOptions.DEFAULTS.withMaxRetries(2))
+                .execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.attempts()).isEqualTo(2);
+        assertThat(r.rateLimitedAttempts()).isEqualTo(1);
+        assertThat(ms(r.ttftNanos())).isGreaterThanOrEqualTo(1000.0);
+        assertThat(ms(r.e2eNanos())).isGreaterThanOrEqualTo(1000.0);
+    }
+
+    @Test
+    void finalRateLimitIsRateLimited() {
+        mock.enqueue(new MockResponse.Builder().code(429).setHeader("retry-after-ms", "20").build());
+        mock.enqueue(new MockResponse.Builder().code(429).setHeader("retry-after-ms", "20").build());
+        RequestRecord r = client(ClientOptions.DEFAULTS.withMaxRetries(1))
+                .execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.RATE_LIMITED);
+        assertThat(r.attempts()).isEqualTo(2);
+        assertThat(r.rateLimitedAttempts()).isEqualTo(2);
+    }
+
+    @Test
+    void serverStampsAreKeptPerEvent() throws Exception {
+        String url = replay(200, 0, "data: {\"x_sent_ns\":123456789,\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n",
+                10, "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\n\n", 20, FINISH, 21, DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.tokens().serverStampNanos(0)).isEqualTo(123456789L);
+        assertThat(r.tokens().serverStampNanos(1)).isEqualTo(RequestRecord.UNSET);
+    }
+
+    @Test
+    void toolCallArgumentsCountForTtftButNotAsAnswer() throws Exception {
+        String url = replay(200, 0, chunk("{\"role\":\"assistant\",\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}"),
+                200, chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"a\\\":1}\"}}]}"),
+                210, FINISH, 211, DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(ms(r.ttftNanos())).isBetween(200.0, 400.0);
+        assertThat(r.firstContentNanos()).isEqualTo(RequestRecord.UNSET);
+        assertThat(r.outputText()).isEmpty();
+    }
+
+    @Test
+    void nonStreamingReadsOneBodyAndLeavesTtftUnset() throws Exception {
+        mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "application/json")
+                .body("{\"choices\":[{\"message\":{\"role\":\"assistant\",\"content\":\"Hello there\"},"
+                        + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}")
+                .build());
+        GenerationRequest req = new GenerationRequest("p", -1, 10, false, Map.of("temperature", 0));
+        RequestRecord r = client().execute(mockEndpoint(), req, ticket());
+        RecordedRequest rec = mock.takeRequest(5, TimeUnit.SECONDS);
+        assertThat(rec.getBody().utf8()).contains("\"stream\":false", "\"temperature\":0").doesNotContain("stream_options");
+        assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.firstTokenNanos()).isEqualTo(RequestRecord.UNSET);
+        assertThat(r.outputText()).isEqualTo("Hello there");
+        assertThat(r.outputTokens()).isEqualTo(2);
+        assertThat(r.inputTokens()).isEqualTo(5);
+        assertThat(r.e2eNanos()).isPositive();
+    }
+
+    @Test
+    void interruptingTheCallingThreadCancelsTheRequest() throws Exception {
+        String url = replay(200, 0, chunk("{\"content\":\"a\"}"), 5000, DONE);
+        LlmClient c = client();
+        AtomicReference<RequestRecord> result = new AtomicReference<>();
+        AtomicReference<Boolean> flag = new AtomicReference<>();
+        Thread t = Thread.ofVirtual().start(() -> {
+            result.set(c.execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
+            flag.set(Thread.currentThread().isInterrupted());
+        });
+        Thread.sleep(300);
+        long t0 = System.nanoTime();
+        t.interrupt();
+        t.join(3000);
+        assertThat(t.isAlive()).isFalse();
+        assertThat(ms(System.nanoTime() - t0)).isLessThan(2000.0);
+        assertThat(result.get().outcome()).isEqualTo(Outcome.CANCELLED);
+        assertThat(result.get().errorKind()).isNull();
+        assertThat(flag.get()).isTrue();
+    }
+
+    @Test
+    void baseUrlEndingInV1IsNotDoubled() {
+        assertThat(LlmClient.joinUrl("https://api.example.com/v1", "/v1/chat/completions"))
+                .isEqualTo("https://api.example.com/v1/chat/completions");
+        assertThat(LlmClient.joinUrl("http://h:8000", "/v1/chat/completions"))
+                .isEqualTo("http://h:8000/v1/chat/completions");
+    }
+}
