@@ -20,10 +20,12 @@ import java.util.function.Function;
  *       macOS {@code ~/Library/Application Support/LatencyLab}. The settings may override it again.</li>
  * </ul>
  *
- * @param configDir folder of {@code settings.json}
- * @param dataDir   default data folder; runs live in {@code dataDir/runs}
+ * @param configDir   folder of {@code settings.json}
+ * @param dataDir     default data folder; runs live in {@code dataDir/runs}
+ * @param dataDirFixed true when {@code dataDir} came from {@code -Dlatencylab.data.dir}, which then wins over the
+ *                    data folder of the settings
  */
-public record AppDirectories(Path configDir, Path dataDir) {
+public record AppDirectories(Path configDir, Path dataDir, boolean dataDirFixed) {
     /** System property that overrides the config folder. */
     public static final String CONFIG_DIR_PROPERTY = "latencylab.config.dir";
     /** System property that overrides the data folder. */
@@ -66,7 +68,7 @@ public record AppDirectories(Path configDir, Path dataDir) {
         String configOverride = properties.apply(CONFIG_DIR_PROPERTY);
         String dataOverride = properties.apply(DATA_DIR_PROPERTY);
         return new AppDirectories(blank(configOverride) ? config : Path.of(configOverride),
-                blank(dataOverride) ? data : Path.of(dataOverride));
+                blank(dataOverride) ? data : Path.of(dataOverride), !blank(dataOverride));
     }
 
     /** @return {@code dataDir/runs} */
