@@ -70,7 +70,8 @@ public final class CompareViewModel {
             for (double p : List.of(50.0, 90.0, 95.0, 99.0)) {
                 double va = sa.get().pMillis(p);
                 double vb = sb.get().pMillis(p);
-                out.add(new DiffRow(MetricGlossary.displayName(metric) + " P" + (p == Math.rint(p) ? (long) p : p),
+                out.add(new DiffRow(MetricGlossary.displayName(metric) + " P" + (p == Math.rint(p) ? Long.toString((long) p)
+                        : Double.toString(p)),
                         MetricGlossary.define(metric), va, vb));
             }
         }
