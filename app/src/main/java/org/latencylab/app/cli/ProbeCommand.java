@@ -37,9 +37,13 @@ final class ProbeCommand implements Callable<Integer> {
     @Option(names = "--no-stream", description = "non-streaming requests (TTFT is then not measured)")
     boolean noStream;
 
+    @Option(names = "--warmup", defaultValue = "1",
+            description = "unrecorded requests sent first (default: ${DEFAULT-VALUE})")
+    int warmup;
+
     @Override
     public Integer call() throws Exception {
-        ProbeSpec probe = new ProbeSpec(requests, concurrency, promptTokens, maxTokens, !noStream, true, 0);
+        ProbeSpec probe = new ProbeSpec(requests, concurrency, promptTokens, maxTokens, !noStream, true, warmup);
         RunSpec run = new RunSpec("probe", target.target(), target.client(), target.stats(), List.of(probe),
                 null, null, 42);
         return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),

@@ -45,9 +45,13 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--extrapolate", split = ",", description = "context lengths to extrapolate the fit to")
     List<Integer> extrapolate = List.of();
 
+    @Option(names = "--warmup", defaultValue = "1",
+            description = "unrecorded requests sent first (default: ${DEFAULT-VALUE})")
+    int warmup;
+
     @Override
     public Integer call() throws Exception {
-        SweepSpec sweep = new SweepSpec(lengths, requests, concurrency, maxTokens, !warm, offset, extrapolate);
+        SweepSpec sweep = new SweepSpec(lengths, requests, concurrency, maxTokens, !warm, offset, extrapolate, warmup);
         RunSpec run = new RunSpec("sweep", target.target(), target.client(), target.stats(), List.of(sweep),
                 null, null, 42);
         return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),

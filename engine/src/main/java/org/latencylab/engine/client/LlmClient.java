@@ -108,6 +108,7 @@ public final class LlmClient implements AutoCloseable {
         this.http = new OkHttpClient.Builder()
                 .dispatcher(dispatcher)
                 .connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
+                .socketFactory(new NoDelaySocketFactory())
                 .connectTimeout(options.connectTimeout())
                 .readTimeout(options.firstByteTimeout())
                 .writeTimeout(options.firstByteTimeout())

@@ -13,7 +13,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param maxOutputTokens tokens to generate, >= 1 (default 64)
  * @param stream          streaming (default true)
  * @param cold            unique prompt prefix per request so no prefix cache helps (default true)
- * @param warmup          requests sent first and not recorded (default 0), >= 0
+ * @param warmup          requests sent first and not recorded (default 1: connection setup and the client's
+ *                        JIT warm-up are not measured), >= 0
  * @throws IllegalArgumentException when a value is out of range; the message names the field
  */
 public record ProbeSpec(@JsonProperty("requests") Integer requests,
@@ -34,7 +35,7 @@ public record ProbeSpec(@JsonProperty("requests") Integer requests,
         maxOutputTokens = atLeast("maxOutputTokens", maxOutputTokens, 64, 1);
         stream = stream == null || stream;
         cold = cold == null || cold;
-        warmup = atLeast("warmup", warmup, 0, 0);
+        warmup = atLeast("warmup", warmup, 1, 0);
     }
 
     /** @return a probe with every default (100 requests at concurrency 1) */

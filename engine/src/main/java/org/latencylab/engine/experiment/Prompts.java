@@ -17,12 +17,16 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Prompts {
     private final PromptBuilder builder;
+    private final boolean random;
+    private final long seed;
     private final String runTag;
     private final AtomicLong counter = new AtomicLong();
     private final Map<Integer, String> warm = new ConcurrentHashMap<>();
 
-    private Prompts(PromptBuilder builder, String runTag) {
+    private Prompts(PromptBuilder builder, boolean random, long seed, String runTag) {
         this.builder = builder;
+        this.random = random;
+        this.seed = seed;
         this.runTag = runTag;
     }
 
@@ -37,19 +41,24 @@ final class Prompts {
     static Prompts create(String tokenizer, String corpus, long seed, String runTag) {
         TokenCounter counter = TokenCounter.forName(tokenizer);
         PromptBuilder b;
-        if ("random".equals(corpus)) {
-            b = PromptBuilder.randomTokens(counter, seed);
+        boolean random = "random".equals(corpus);
+        if (random) {
+            b = new PromptBuilder(Corpus.builtin("en"), counter);
         } else if ("en".equals(corpus) || "zh".equals(corpus)) {
-            b = new PromptBuilder(counter, Corpus.builtin(corpus));
+            b = new PromptBuilder(Corpus.builtin(corpus), counter);
         } else {
             Path p = Path.of(corpus);
             if (!Files.isRegularFile(p)) {
                 throw new IllegalArgumentException("corpus must be en, zh, random or a text file; '" + corpus
                         + "' is none of them");
             }
-            b = new PromptBuilder(counter, Corpus.load(p));
+            try {
+                b = new PromptBuilder(Corpus.load(p), counter);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("corpus file " + p + " cannot be read: " + e.getMessage(), e);
+            }
         }
-        return new Prompts(b, runTag);
+        return new Prompts(b, random, seed, runTag);
     }
 
     /**
@@ -59,8 +68,9 @@ final class Prompts {
      */
     String prompt(int tokens, boolean cold) {
         if (!cold) {
-            return warm.computeIfAbsent(tokens, n -> builder.build(n, null));
+            return warm.computeIfAbsent(tokens, n -> random ? builder.buildRandom(n, seed, null) : builder.build(n, null));
         }
-        return builder.build(tokens, "[" + runTag + " request " + counter.incrementAndGet() + "] ");
+        String prefix = "[" + runTag + " request " + counter.incrementAndGet() + "] ";
+        return random ? builder.buildRandom(tokens, seed, prefix) : builder.build(tokens, prefix);
     }
 }

@@ -22,6 +22,12 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
     @Override
     public StepResult run(SweepSpec spec, String label, StepContext ctx) throws InterruptedException {
         List<SweepPoint> points = new ArrayList<>();
+        if (spec.warmup() > 0) {
+            int shortest = spec.contextTokens().stream().mapToInt(Integer::intValue).min().orElse(1);
+            ClosedLoop.run(spec.warmup(), spec.concurrency(), label + "-warmup", shortest,
+                    i -> new GenerationRequest(ctx.prompt(shortest, spec.cold()), shortest, spec.maxOutputTokens(),
+                            true, Map.of()), false, ctx);
+        }
         for (int n : spec.contextTokens()) {
             if (ctx.cancelled()) {
                 break;

@@ -16,6 +16,8 @@ import java.util.List;
  * @param cold              unique prefix per request so no prefix cache helps (default true)
  * @param fitOffset         fit {@code c + a·n^α} instead of {@code a·n^α} (default false)
  * @param extrapolateTo     context lengths to extrapolate the fit to, tokens (default none)
+ * @param warmup            unrecorded requests sent first at the shortest length (default 1: connection setup and
+ *                          the client's JIT warm-up are not measured), >= 0
  * @throws IllegalArgumentException when a value is out of range; the message names the field
  */
 public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextTokens,
@@ -24,7 +26,8 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
                         @JsonProperty("maxOutputTokens") Integer maxOutputTokens,
                         @JsonProperty("cold") Boolean cold,
                         @JsonProperty("fitOffset") Boolean fitOffset,
-                        @JsonProperty("extrapolateTo") List<Integer> extrapolateTo) implements ExperimentSpec {
+                        @JsonProperty("extrapolateTo") List<Integer> extrapolateTo,
+                        @JsonProperty("warmup") Integer warmup) implements ExperimentSpec {
 
     /** Scenario type name. */
     public static final String TYPE = "sweep";
@@ -50,6 +53,7 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
                 throw new IllegalArgumentException("extrapolateTo must be token counts >= 1, was " + n);
             }
         }
+        warmup = ProbeSpec.atLeast("warmup", warmup, 1, 0);
     }
 
     /**
@@ -59,7 +63,7 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
      * @return a cold sweep with the other defaults
      */
     public static SweepSpec of(List<Integer> lengths, int requestsPerLength, int concurrency) {
-        return new SweepSpec(lengths, requestsPerLength, concurrency, null, null, null, null);
+        return new SweepSpec(lengths, requestsPerLength, concurrency, null, null, null, null, null);
     }
 
     @Override

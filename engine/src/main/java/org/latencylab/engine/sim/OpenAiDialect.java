@@ -12,8 +12,9 @@ import java.util.List;
  * shaped like vLLM's OpenAI server: a role-only first chat chunk, one token per chunk, {@code finish_reason} on the
  * last token's chunk, an optional usage chunk with {@code choices: []} ({@code stream_options.include_usage}), then
  * {@code data: [DONE]}. Reasoning tokens go out as {@code delta.reasoning_content} (vLLM's reasoning parsers).
- * vLLM sends the role chunk together with the first token; the simulator sends it right after the headers, so a
- * client that wrongly counts it as a token shows a TTFT near zero. Stateless and thread-safe.
+ * vLLM sends the role chunk together with the first token; the simulator sends it as soon as the request is
+ * admitted (before prefill), so a client that wrongly counts it as a token shows a TTFT near the queue wait instead
+ * of the prefill time. Stateless and thread-safe.
  */
 final class OpenAiDialect implements Dialect {
     private final boolean chat;

@@ -59,6 +59,12 @@ final class SimMetrics {
         e2e = Histogram.builder().name("vllm:e2e_request_latency_seconds")
                 .help("Histogram of end to end request latency in seconds.").labelNames("model_name")
                 .classicUpperBounds(E2E_BUCKETS).register(registry);
+        // create the series now, so that a scrape before the first request shows zeros, as vLLM's does
+        promptTokens.labelValues(model);
+        generationTokens.labelValues(model);
+        success.labelValues(model, "length");
+        ttft.labelValues(model);
+        e2e.labelValues(model);
     }
 
     /** @param tokens prompt tokens of a request whose prefill finished */

@@ -68,12 +68,14 @@ class SimTimingTest {
                 decode: {tpot: 0.015}
                 """);
         try (SimServer server = SimServer.start(p, SimOptions.defaults()); Loopback http = new Loopback(server)) {
+            http.post("/v1/chat/completions", Loopback.chat("warm up", 2, true, false));
             Loopback.Result r = http.post("/v1/chat/completions", Loopback.chat("x", 21, true, false));
             double ttft = ttftSeconds(r);
             double e2e = e2eSeconds(r);
+            // absolute deadlines: the end stays on schedule even when single events are late
+            assertThat(e2e).isBetween(0.98 * (0.02 + 20 * 0.015), 0.02 + 20 * 0.015 + 0.1);
             double tpot = (e2e - ttft) / 20;
-            // absolute deadlines: the total holds even when single wake-ups are late
-            assertThat(tpot).isBetween(0.015 * 0.95, 0.015 + 0.006);
+            assertThat(tpot).isBetween(0.015 * 0.8, 0.015 + 0.006);
         }
     }
 
@@ -86,6 +88,7 @@ class SimTimingTest {
                 """);
         try (SimServer server = SimServer.start(p, SimOptions.defaults()); Loopback http = new Loopback(server);
              ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            http.post("/v1/chat/completions", Loopback.chat("warm up", 1, true, false));
             String body = Loopback.chat("queue", 10, true, false);
             Future<Loopback.Result> first = pool.submit(() -> http.post("/v1/chat/completions", body));
             long deadline = System.nanoTime() + 2_000_000_000L;
@@ -105,7 +108,7 @@ class SimTimingTest {
             long firstEnd = a.lines().get(a.lines().size() - 1).atNanos();
             // the second starts its prefill only when the first has finished its 10 tokens (0.2 + 9 * 0.01 s)
             double waitedForFirst = (firstEnd - b.sentNanos()) / 1e9;
-            assertThat(firstTtft).isBetween(0.19, 0.32);
+            assertThat(firstTtft).isBetween(0.19, 0.35);
             assertThat(secondTtft).isGreaterThan(waitedForFirst + 0.19);
             assertThat(secondTtft).isGreaterThan(0.35);
             assertThat(sawWaiting).as("the second request was seen waiting").isTrue();

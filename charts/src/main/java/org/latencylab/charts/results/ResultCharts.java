@@ -1,0 +1,187 @@
+package org.latencylab.charts.results;
+
+import javafx.scene.layout.Region;
+import org.latencylab.charts.CdfChart;
+import org.latencylab.charts.ChartTheme;
+import org.latencylab.charts.PowerLawChart;
+import org.latencylab.charts.data.PowerLawFit;
+import org.latencylab.charts.data.Quantity;
+import org.latencylab.charts.data.SampleSet;
+import org.latencylab.charts.data.Series;
+import org.latencylab.charts.export.ChartExportException;
+import org.latencylab.charts.export.ChartImages;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.experiment.SweepRunner;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * Chart inputs from engine results, and the PNG files of a run directory.
+ *
+ * <p>Pure conversions ({@link #samples}, {@link #sweepSeries}, {@link #fitOf}) are thread-safe and need no
+ * JavaFX toolkit; {@link #cdf} and {@link #sweep} build charts and must run on the JavaFX thread;
+ * {@link #writeRunCharts} may be called from any thread except the JavaFX thread (it blocks until written).
+ */
+public final class ResultCharts {
+    /** Width of PNG charts written into run directories, pixels. */
+    public static final int WIDTH_PX = 1200;
+    /** Height of PNG charts written into run directories, pixels. */
+    public static final int HEIGHT_PX = 750;
+    /** Points of a drawn fit curve (log-spaced). */
+    public static final int CURVE_POINTS = 60;
+
+    private ResultCharts() {
+    }
+
+    /**
+     * @param name    set name, e.g. {@code "TTFT"}
+     * @param records requests; only successful ones with the metric present count
+     * @param metric  metric in nanoseconds, -1 when absent (e.g. {@code RequestRecord::ttftNanos})
+     * @return the values in milliseconds
+     */
+    public static SampleSet samples(String name, List<RequestRecord> records, ToLongFunction<RequestRecord> metric) {
+        double[] v = records.stream().filter(RequestRecord::succeeded).mapToLong(metric).filter(x -> x >= 0)
+                .mapToDouble(x -> x / 1e6).toArray();
+        return new SampleSet(name, v);
+    }
+
+    /**
+     * Builds the TTFT + E2E CDF of a set of requests.
+     *
+     * @param title   chart title
+     * @param records the requests
+     * @param yScale  probability or percentile ("nines") axis
+     * @param theme   light or dark
+     * @return the chart region
+     */
+    public static Region cdf(String title, List<RequestRecord> records, CdfChart.YScale yScale, ChartTheme theme) {
+        CdfChart c = new CdfChart(title, Quantity.of("latency", "ms"), yScale, true, theme);
+        c.update(List.of(samples("TTFT", records, RequestRecord::ttftNanos),
+                samples("E2E", records, RequestRecord::e2eNanos)));
+        return c.chart();
+    }
+
+    /**
+     * @param sweep a sweep result
+     * @return measured P50 and P95 TTFT (ms) against context tokens, lengths without successes left out
+     */
+    public static List<Series> sweepSeries(SweepRunner.SweepResult sweep) {
+        List<SweepRunner.SweepPoint> ok = sweep.points().stream().filter(p -> p.succeeded() > 0).toList();
+        double[] n = ok.stream().mapToDouble(SweepRunner.SweepPoint::contextTokens).toArray();
+        return List.of(new Series("P50 TTFT", n, ok.stream().mapToDouble(SweepRunner.SweepPoint::p50TtftMs).toArray()),
+                new Series("P95 TTFT", n.clone(), ok.stream().mapToDouble(SweepRunner.SweepPoint::p95TtftMs).toArray()));
+    }
+
+    /**
+     * Samples a fitted power law and its 95 % band (delta method, engine's {@code PowerLawFit.bandAt}) on a log grid.
+     *
+     * @param name  fit name, e.g. {@code "P50"}
+     * @param fit   the engine's fit (milliseconds against tokens)
+     * @param fromN smallest context length to draw, tokens (> 0)
+     * @param toN   largest, tokens (> fromN)
+     * @return the chart's fit record
+     */
+    public static PowerLawFit fitOf(String name, org.latencylab.engine.fit.PowerLawFit fit, double fromN, double toN) {
+        return fitOf(name, fit, fromN, toN, 0, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * As {@link #fitOf(String, org.latencylab.engine.fit.PowerLawFit, double, double)}, with the band clipped to
+     * {@code [minY, maxY]} so that a wide interval (few context lengths leave few degrees of freedom) does not
+     * squash the measured points on the chart; the legend still gives α's full interval.
+     *
+     * @param minY lowest band value drawn, ms (>= 0)
+     * @param maxY highest band value drawn, ms
+     * @return the chart's fit record
+     */
+    public static PowerLawFit fitOf(String name, org.latencylab.engine.fit.PowerLawFit fit, double fromN, double toN,
+                                    double minY, double maxY) {
+        double[] x = new double[CURVE_POINTS];
+        double[] y = new double[CURVE_POINTS];
+        double[] lo = new double[CURVE_POINTS];
+        double[] hi = new double[CURVE_POINTS];
+        double l0 = Math.log(fromN);
+        double l1 = Math.log(toN);
+        for (int i = 0; i < CURVE_POINTS; i++) {
+            x[i] = Math.exp(l0 + (l1 - l0) * i / (CURVE_POINTS - 1));
+            var band = fit.bandAt(x[i]);
+            y[i] = fit.predict(x[i]);
+            lo[i] = Math.min(y[i], Math.max(Math.max(band.lower(), y[i] * 1e-3), minY)); // log axes: no 0
+            hi[i] = Math.max(y[i], Math.min(band.upper(), maxY));
+        }
+        return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
+                org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
+                new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi));
+    }
+
+    /**
+     * Builds the sweep chart: measured P50/P95 TTFT per context length on log-log axes with the fitted power laws
+     * and their bands (drawn over the measured range and out to any extrapolated length).
+     *
+     * @param title chart title
+     * @param sweep the sweep result
+     * @param theme light or dark
+     * @return the chart region
+     */
+    public static Region sweep(String title, SweepRunner.SweepResult sweep, ChartTheme theme) {
+        PowerLawChart c = new PowerLawChart(title, Quantity.of("context", "tokens"), Quantity.of("TTFT", "ms"), theme);
+        List<Series> measured = sweepSeries(sweep);
+        List<PowerLawFit> fits = new ArrayList<>();
+        if (sweep.fitP50() != null && measured.get(0).size() > 0) {
+            double lo = sweep.points().stream().mapToDouble(SweepRunner.SweepPoint::contextTokens).min().orElse(1);
+            double hi = sweep.points().stream().mapToDouble(SweepRunner.SweepPoint::contextTokens).max().orElse(2);
+            for (SweepRunner.Extrapolation e : sweep.extrapolations()) {
+                hi = Math.max(hi, e.contextTokens());
+            }
+            double minY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).min().orElse(1) / 4;
+            double maxY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).max().orElse(1) * 4;
+            for (SweepRunner.Extrapolation e : sweep.extrapolations()) {
+                maxY = Math.max(maxY, e.p95TtftMs() * 2);
+            }
+            fits.add(fitOf("P50", sweep.fitP50(), lo, hi, minY, maxY));
+            if (sweep.fitP95() != null) {
+                fits.add(fitOf("P95", sweep.fitP95(), lo, hi, minY, maxY));
+            }
+        }
+        c.update(measured, fits);
+        return c.chart();
+    }
+
+    /**
+     * Writes the charts of a finished run into its directory: {@code cdf-ttft-e2e.png} (every probe step, or
+     * {@code cdf-ttft-e2e-<label>.png} when there are several) and {@code sweep-fit.png} (likewise per sweep).
+     *
+     * @param run     the finished run
+     * @param records every request of the run (e.g. read back from {@code requests.jsonl})
+     * @return the files written
+     * @throws ChartExportException when a chart cannot be rendered or written
+     */
+    public static List<Path> writeRunCharts(RunResult run, List<RequestRecord> records) throws ChartExportException {
+        List<Path> out = new ArrayList<>();
+        long probes = run.steps().stream().filter(s -> !(s.result() instanceof SweepRunner.SweepResult)).count();
+        long sweeps = run.steps().size() - probes;
+        for (RunResult.StepOutcome s : run.steps()) {
+            if (s.result() instanceof SweepRunner.SweepResult sw) {
+                Path f = run.runDirectory().resolve(sweeps == 1 ? "sweep-fit.png" : "sweep-fit-" + s.label() + ".png");
+                String title = "TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + ") — " + run.name();
+                ChartImages.writePng(() -> sweep(title, sw, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
+                out.add(f);
+            } else {
+                List<RequestRecord> mine = records.stream().filter(r -> r.label().equals(s.label())).toList();
+                if (mine.stream().noneMatch(RequestRecord::succeeded)) {
+                    continue;
+                }
+                Path f = run.runDirectory().resolve(probes == 1 ? "cdf-ttft-e2e.png" : "cdf-ttft-e2e-" + s.label() + ".png");
+                String title = "TTFT and E2E distribution — " + run.name() + " / " + s.label();
+                ChartImages.writePng(() -> cdf(title, mine, CdfChart.YScale.PERCENTILE, ChartTheme.LIGHT), WIDTH_PX,
+                        HEIGHT_PX, 1.0, f);
+                out.add(f);
+            }
+        }
+        return out;
+    }
+}
