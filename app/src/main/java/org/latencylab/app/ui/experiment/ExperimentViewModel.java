@@ -149,13 +149,13 @@ public final class ExperimentViewModel {
     public ExperimentSpec experiment() {
         if (kind.get() == Kind.PROBE) {
             return new ProbeSpec(requests.get(), concurrency.get(), promptTokens.get(), maxOutputTokens.get(),
-                    stream.get(), cold.get(), 0);
+                    stream.get(), cold.get(), null);
         }
         List<Integer> lengths = sweepLengths();
         if (lengths.isEmpty()) {
             throw new IllegalArgumentException("choose at least one context length for the sweep");
         }
-        return new SweepSpec(lengths, requestsPerLength.get(), concurrency.get(), null, cold.get(), null, null);
+        return new SweepSpec(lengths, requestsPerLength.get(), concurrency.get(), null, cold.get(), null, null, null);
     }
 
     /**

@@ -121,7 +121,7 @@ class RunViewModelTest {
     @Test
     void sweepGivesOnePointPerLengthAndAFitAndTwoRunsCompare() throws Exception {
         RunSpec sweep = new RunSpec("sweep-test", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS,
-                StatsSettings.DEFAULTS, List.of(new SweepSpec(List.of(256, 1024, 4096), 3, 3, 2, true, false, null)),
+                StatsSettings.DEFAULTS, List.of(new SweepSpec(List.of(256, 1024, 4096), 3, 3, 2, true, false, null, 0)),
                 null, null, 2);
         ui.run(() -> vm.start(sweep, runs));
         assertThat(awaitEnd(60_000).status()).isEqualTo(RunResult.Status.COMPLETED);
