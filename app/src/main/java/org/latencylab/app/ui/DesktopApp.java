@@ -51,7 +51,9 @@ public final class DesktopApp extends Application {
         vm = new MainViewModel(executor, dirs, StepCatalog.engine()::start, System::getenv, profiles);
         view = new MainView(vm, executor);
         vm.apply(loaded);
-        Scene scene = view.createScene(1360, 860);
+        // never larger than the screen (a small laptop screen, or Monocle's 1280x800 headless screen)
+        javafx.geometry.Rectangle2D screen = javafx.stage.Screen.getPrimary().getVisualBounds();
+        Scene scene = view.createScene(Math.min(1360, screen.getWidth()), Math.min(860, screen.getHeight()));
         primary.setTitle("LatencyLab");
         var icon = DesktopApp.class.getResourceAsStream("icon-256.png");
         if (icon != null) {
