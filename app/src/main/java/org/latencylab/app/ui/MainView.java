@@ -99,7 +99,7 @@ public final class MainView {
         side.setOrientation(Orientation.VERTICAL);
         side.setDividerPositions(0.4);
         SplitPane main = new SplitPane(side, tabs);
-        main.setDividerPositions(0.22);
+        main.setDividerPositions(0.2);
         SplitPane.setResizableWithParent(side, false);
         root.setTop(toolBar());
         root.setCenter(main);
@@ -153,7 +153,7 @@ public final class MainView {
         theme.setOnAction(e -> toggleTheme());
         Pane spacer = new Pane();
         HBox.setHgrow(spacer, Priority.ALWAYS);
-        Label terms = new Label("TTFT · TPOT · ITL · E2E · TTFB · tier · SLO · goodput  ⓘ");
+        Label terms = new Label("Definitions: TTFT · TPOT · ITL · E2E · TTFB · tier · SLO · goodput (hover)");
         terms.setTooltip(Controls.tip(String.join("\n\n", List.of(MetricGlossary.define("ttft"),
                 MetricGlossary.define("tpot"), MetricGlossary.define("itl"), MetricGlossary.define("e2e"),
                 MetricGlossary.define("ttfb"), MetricGlossary.define("tier"), MetricGlossary.define("slo"),

@@ -50,7 +50,7 @@ public final class EndpointsView {
         Button remove = new Button("Remove");
         remove.disableProperty().bind(vm.simulatorSelectedProperty());
         remove.setOnAction(e -> vm.removeSelected());
-        HBox buttons = new HBox(4, add, importCurl, remove);
+        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(4, 4, add, importCurl, remove);
         Label head = new Label("Endpoints");
         head.getStyleClass().add("title-4");
         sidebar = new VBox(4, head, list, buttons);

@@ -6,7 +6,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.SelectionMode;
 import javafx.scene.control.TextInputDialog;
-import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
@@ -81,7 +80,8 @@ public final class HistoryView {
         Label msg = new Label();
         msg.textProperty().bind(vm.messageProperty());
         msg.setWrapText(true);
-        root = new VBox(4, head, list, new HBox(4, open, rename, delete, compare), msg);
+        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(4, 4, open, rename, delete, compare);
+        root = new VBox(4, head, list, buttons, msg);
         VBox.setVgrow(list, Priority.ALWAYS);
         root.setPadding(new Insets(6));
     }

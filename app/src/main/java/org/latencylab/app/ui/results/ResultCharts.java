@@ -34,12 +34,12 @@ public final class ResultCharts {
 
     /** @param theme look @return an empty TTFT-over-time chart */
     public static TimeSeriesChart timeSeries(ChartTheme theme) {
-        return new TimeSeriesChart("TTFT over time (per second of send time)", MS_TTFT, false, theme);
+        return new TimeSeriesChart("TTFT over time (per second)", MS_TTFT, false, theme);
     }
 
     /** @param theme look @return an empty sweep chart (log-log) */
     public static PowerLawChart sweep(ChartTheme theme) {
-        return new PowerLawChart("Context sweep: P50 TTFT vs prompt length", Quantity.of("Context", "tokens"),
+        return new PowerLawChart("Sweep: P50 TTFT vs context", Quantity.of("Context", "tokens"),
                 MS_TTFT, theme);
     }
 

@@ -205,9 +205,9 @@ public final class ResultsView {
         t.setId("summaryTable");
         t.setPlaceholder(new Label("No requests yet"));
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
-        t.getColumns().add(col("Metric", SummaryRow::name, 120,
+        t.getColumns().add(col("Metric", SummaryRow::name, 165,
                 "Hover a row for the metric's definition"));
-        t.getColumns().add(col("n", r -> Long.toString(r.count()), 50, "successful requests with this metric"));
+        t.getColumns().add(col("n", r -> Long.toString(r.count()), 45, "successful requests with this metric"));
         String iv = MetricGlossary.define("interval");
         t.getColumns().add(col("P50", SummaryRow::p50, 130, iv));
         t.getColumns().add(col("P90", SummaryRow::p90, 130, iv));

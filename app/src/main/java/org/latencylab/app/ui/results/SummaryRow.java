@@ -51,12 +51,22 @@ public record SummaryRow(String metric, String name, String definition, long cou
         } catch (IllegalArgumentException missing) {
             return "–";
         }
-        return Units.ms(e.valueMillis()) + " [" + bare(e.lowerMillis()) + "–" + bare(e.upperMillis()) + "]"
+        return Units.ms(e.valueMillis()) + " [" + bounds(e.lowerMillis(), e.upperMillis(), e.valueMillis()) + "]"
                 + (e.enoughSamples() ? "" : " *");
     }
 
+    /** Interval bounds without unit, in the unit {@link Units#ms} chose for the value (s from 1000 ms). */
+    private static String bounds(double lo, double hi, double value) {
+        if (value >= 1000) {
+            return String.format(java.util.Locale.ROOT, "%.2f–%.2f", lo / 1000, hi / 1000);
+        }
+        return bare(lo) + "–" + bare(hi);
+    }
+
     private static String bare(double ms) {
-        String s = Units.ms(ms);
-        return s.endsWith(" ms") ? s.substring(0, s.length() - 3) : s;
+        if (ms >= 100) {
+            return String.format(java.util.Locale.ROOT, "%.0f", ms);
+        }
+        return String.format(java.util.Locale.ROOT, ms >= 10 ? "%.1f" : "%.2f", ms);
     }
 }
