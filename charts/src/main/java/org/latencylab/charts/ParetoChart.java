@@ -57,6 +57,7 @@ public final class ParetoChart {
         scatter.setErrorStyle(ErrorStyle.NONE);
         scatter.setPolyLineStyle(LineStyle.NONE);
         scatter.setDrawMarker(true);
+        scatter.setDashSize(0);
         scatter.setPointReduction(false);
         scatter.getDatasets().add(all);
         all.setStyle("-fx-marker-size: 4; -fx-marker-type: circle;");
@@ -65,6 +66,7 @@ public final class ParetoChart {
         frontLine.setErrorStyle(ErrorStyle.NONE);
         frontLine.setPolyLineStyle(LineStyle.NORMAL);
         frontLine.setDrawMarker(true);
+        frontLine.setDashSize(0);
         frontLine.setPointReduction(false);
         frontLine.getDatasets().add(front);
         front.setStyle("-fx-marker-size: 6; -fx-marker-type: diamond; -fx-line-width: 2;");

@@ -67,16 +67,27 @@ public final class ConsoleReport {
      * @param out where to print
      */
     public static void printStats(StatsReport s, PrintWriter out) {
-        out.printf(Locale.ROOT, "%-13s %6s %9s %9s %9s %9s %9s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
+        out.printf(Locale.ROOT, "%-13s %6s %10s %10s %10s %10s %10s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
                 "P99.9", "max");
+        boolean flagged = false;
         for (String m : METRICS) {
             MetricSummary ms = s.summaries().get(m);
             if (ms == null || ms.count() == 0) {
                 continue;
             }
-            out.printf(Locale.ROOT, "%-13s %6d %9s %9s %9s %9s %9s %9s%n", NAMES.getOrDefault(m, m), ms.count(),
-                    Units.ms(ms.pMillis(50)), Units.ms(ms.pMillis(90)), Units.ms(ms.pMillis(95)),
-                    Units.ms(ms.pMillis(99)), Units.ms(ms.pMillis(99.9)), Units.ms(ms.maxMillis()));
+            String[] cells = new String[5];
+            double[] ps = {50, 90, 95, 99, 99.9};
+            for (int i = 0; i < ps.length; i++) {
+                var p = ms.p(ps[i]);
+                boolean thin = p != null && !p.enoughSamples();
+                flagged |= thin;
+                cells[i] = Units.ms(ms.pMillis(ps[i])) + (thin ? "*" : "");
+            }
+            out.printf(Locale.ROOT, "%-13s %6d %10s %10s %10s %10s %10s %9s%n", NAMES.getOrDefault(m, m), ms.count(),
+                    cells[0], cells[1], cells[2], cells[3], cells[4], Units.ms(ms.maxMillis()));
+        }
+        if (flagged) {
+            out.println("* fewer than 10 samples above this percentile: an estimate near the maximum, not a measured tail");
         }
         MetricSummary tierMetric = s.summaries().get(s.tierMetric());
         if (s.tier() != null && tierMetric != null && tierMetric.count() > 0) {
@@ -98,7 +109,9 @@ public final class ConsoleReport {
                     .map(e -> e.getKey().id() + " " + e.getValue()).collect(Collectors.joining(", ")));
         }
         for (String w : s.warnings()) {
-            out.println("warning: " + w);
+            if (!w.contains("samples above it")) { // those are the starred cells above
+                out.println("warning: " + w);
+            }
         }
     }
 

@@ -13,6 +13,15 @@ import org.latencylab.charts.export.ChartImages;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.experiment.RunResult;
 import org.latencylab.engine.experiment.SweepRunner;
+import org.latencylab.engine.load.GridResult;
+import org.latencylab.engine.load.LoadResult;
+import org.latencylab.engine.load.LoadSecond;
+import org.latencylab.engine.stats.Tier;
+import org.latencylab.engine.stats.TierTable;
+import org.latencylab.charts.HeatmapChart;
+import org.latencylab.charts.TimeSeriesChart;
+import org.latencylab.charts.data.HeatGrid;
+import org.latencylab.charts.data.TierBand;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -152,8 +161,75 @@ public final class ResultCharts {
     }
 
     /**
-     * Writes the charts of a finished run into its directory: {@code cdf-ttft-e2e.png} (every probe step, or
-     * {@code cdf-ttft-e2e-<label>.png} when there are several) and {@code sweep-fit.png} (likewise per sweep).
+     * Latency over time of a load step: P50/P95/P99 per second of TTFT (streaming) or E2E (when no TTFT was
+     * measured), from the intended start, with the tier table drawn as bands.
+     *
+     * @param title chart title
+     * @param load  the load result
+     * @param tiers tier table whose bands are drawn (bounded tiers only)
+     * @param theme light or dark
+     * @return the chart region
+     */
+    public static Region loadOverTime(String title, LoadResult load, TierTable tiers, ChartTheme theme) {
+        boolean ttft = load.seconds().stream().anyMatch(s -> s.ttftP50Ms() != null);
+        String m = ttft ? "TTFT" : "E2E";
+        TimeSeriesChart c = new TimeSeriesChart(title, Quantity.of(m + " from intended start", "ms"), true, theme);
+        int n = load.seconds().size();
+        double[] x = new double[n];
+        double[][] y = new double[3][n];
+        for (int i = 0; i < n; i++) {
+            LoadSecond s = load.seconds().get(i);
+            x[i] = s.second();
+            Double[] v = ttft ? new Double[]{s.ttftP50Ms(), s.ttftP95Ms(), s.ttftP99Ms()}
+                    : new Double[]{s.e2eP50Ms(), s.e2eP95Ms(), s.e2eP99Ms()};
+            for (int k = 0; k < 3; k++) {
+                y[k][i] = v[k] == null ? Double.NaN : v[k];
+            }
+        }
+        c.update(List.of(new Series("P50 " + m, x, y[0]), new Series("P95 " + m, x.clone(), y[1]),
+                new Series("P99 " + m, x.clone(), y[2])));
+        List<TierBand> bands = new ArrayList<>();
+        double lower = 0.1;
+        for (Tier t : tiers.tiers()) {
+            if (t.unbounded()) {
+                break;
+            }
+            bands.add(new TierBand(t.name() + " ≤ " + trimMs(t.upperMillis()), lower, t.upperMillis()));
+            lower = t.upperMillis();
+        }
+        c.setTierBands(bands);
+        return c.chart();
+    }
+
+    /**
+     * Heatmap of a grid step: the grid's metric over its columns (e.g. context tokens, x) and rows (e.g.
+     * concurrency, y).
+     *
+     * @param title chart title
+     * @param grid  the grid result
+     * @param theme light or dark
+     * @return the chart region
+     */
+    public static Region gridHeatmap(String title, GridResult grid, ChartTheme theme) {
+        HeatmapChart c = new HeatmapChart(title, Quantity.of(grid.columnAxis(), grid.columnUnit()),
+                Quantity.of(grid.rowAxis(), grid.rowUnit()), Quantity.of(grid.metric(), grid.unit()), false, theme);
+        c.update(new HeatGrid(grid.columnValues().stream().map(ResultCharts::label).toList(),
+                grid.rowValues().stream().map(ResultCharts::label).toList(), grid.matrix()));
+        return c.chart();
+    }
+
+    private static String label(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    private static String trimMs(double ms) {
+        return ms >= 1000 ? label(ms / 1000) + " s" : label(ms) + " ms";
+    }
+
+    /**
+     * Writes the charts of a finished run into its directory: {@code cdf-ttft-e2e.png} (every probe or load step,
+     * or {@code cdf-ttft-e2e-<label>.png} when there are several), {@code sweep-fit.png} (likewise per sweep),
+     * {@code load-over-time-<label>.png} per load step and {@code grid-heatmap-<label>.png} per grid step.
      *
      * @param run     the finished run
      * @param records every request of the run (e.g. read back from {@code requests.jsonl})
@@ -162,9 +238,24 @@ public final class ResultCharts {
      */
     public static List<Path> writeRunCharts(RunResult run, List<RequestRecord> records) throws ChartExportException {
         List<Path> out = new ArrayList<>();
-        long probes = run.steps().stream().filter(s -> !(s.result() instanceof SweepRunner.SweepResult)).count();
-        long sweeps = run.steps().size() - probes;
+        long probes = run.steps().stream().filter(s -> s.result() instanceof org.latencylab.engine.experiment.ProbeRunner.ProbeResult
+                || s.result() instanceof LoadResult).count();
+        long sweeps = run.steps().stream().filter(s -> s.result() instanceof SweepRunner.SweepResult).count();
         for (RunResult.StepOutcome s : run.steps()) {
+            if (s.result() instanceof GridResult g) {
+                Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
+                String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name();
+                ChartImages.writePng(() -> gridHeatmap(title, g, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
+                out.add(f);
+                continue;
+            }
+            if (s.result() instanceof LoadResult lr && !lr.seconds().isEmpty()) {
+                Path f = run.runDirectory().resolve("load-over-time-" + s.label() + ".png");
+                String title = "Latency over time — " + run.name() + " / " + s.label();
+                TierTable tiers = org.latencylab.engine.experiment.RunStatistics.config(run.spec().stats()).tierTable();
+                ChartImages.writePng(() -> loadOverTime(title, lr, tiers, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
+                out.add(f);
+            }
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 Path f = run.runDirectory().resolve(sweeps == 1 ? "sweep-fit.png" : "sweep-fit-" + s.label() + ".png");
                 String title = "TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + ") — " + run.name();

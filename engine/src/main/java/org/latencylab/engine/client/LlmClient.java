@@ -121,10 +121,56 @@ public final class LlmClient implements AutoCloseable {
                 .build();
         register(OpenAiAdapter.CHAT);
         register(OpenAiAdapter.COMPLETIONS);
+        register(AnthropicAdapter.INSTANCE);
+        register(OllamaAdapter.CHAT);
+        register(OllamaAdapter.GENERATE);
+        register(TgiAdapter.INSTANCE);
+        warmUpOnce();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean WARMED_UP =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Runs the parsing path (SSE and NDJSON framing, Jackson, the tokenizer) once on in-memory responses, so the
+     * class loading and tokenizer loading of the first use do not delay the first measured request.
+     */
+    private void warmUpOnce() {
+        if (!WARMED_UP.compareAndSet(false, true)) {
+            return;
+        }
+        String sse = "data: {\"choices\":[{\"delta\":{\"content\":\"warm up\"},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\ndata: [DONE]\n\n";
+        String anthropic = "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"delta\":"
+                + "{\"type\":\"text_delta\",\"text\":\"warm up\"}}\n\ndata: {\"type\":\"message_stop\"}\n\n";
+        String ndjson = "{\"message\":{\"content\":\"warm\"},\"done\":false}\n{\"message\":{\"content\":\" up\"},"
+                + "\"done\":true,\"eval_count\":2}\n";
+        try {
+            warmUp(OpenAiAdapter.CHAT, sse, "text/event-stream");
+            warmUp(AnthropicAdapter.INSTANCE, anthropic, "text/event-stream");
+            warmUp(OllamaAdapter.CHAT, ndjson, "application/x-ndjson");
+        } catch (IOException | RuntimeException e) {
+            // a failed warm-up only costs the first request some milliseconds
+        }
+    }
+
+    private void warmUp(ProtocolAdapter adapter, String body, String contentType) throws IOException {
+        Response r = new Response.Builder()
+                .request(new Request.Builder().url("http://127.0.0.1/").build())
+                .protocol(okhttp3.Protocol.HTTP_1_1).code(200).message("OK")
+                .body(ResponseBody.create(body, MediaType.get(contentType))).build();
+        ResponseCollector c = new ResponseCollector(counter, true);
+        adapter.readStream(r, c);
+        c.applyTo(RequestRecord.builder(), System.nanoTime(), true);
     }
 
     private void register(ProtocolAdapter adapter) {
         adapters.put(adapter.protocol(), adapter);
+    }
+
+    /** @param protocol a protocol @return its adapter, or null */
+    ProtocolAdapter adapter(Protocol protocol) {
+        return adapters.get(protocol);
     }
 
     /** @return the options this client was built with */
@@ -200,7 +246,7 @@ public final class LlmClient implements AutoCloseable {
         long total = options.totalTimeout().toNanos();
         for (int attempt = 1; ; attempt++) {
             resetOutcome(b);
-            b.attempts = attempt;
+            b.attempts++;
             long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
             AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b);
             if (!r.retryable() || attempt > options.maxRetries()) {
@@ -221,9 +267,6 @@ public final class LlmClient implements AutoCloseable {
                 cancelled(b, "cancelled during retry backoff: the calling thread was interrupted");
                 break;
             }
-        }
-        if (b.outputTokenSource == null) {
-            b.outputTokenSource = TokenSource.NONE;
         }
     }
 
@@ -264,6 +307,12 @@ public final class LlmClient implements AutoCloseable {
         try (response) {
             copyTimings(b, timing);
             b.httpStatus = response.code();
+            // OkHttp itself repeats a request once after "503 + Retry-After: 0"; count it as an attempt
+            for (Response prior = response.priorResponse(); prior != null; prior = prior.priorResponse()) {
+                if (prior.code() == 503) {
+                    b.attempts++;
+                }
+            }
             if (!response.isSuccessful()) {
                 return refused(response, b);
             }
@@ -320,8 +369,12 @@ public final class LlmClient implements AutoCloseable {
         return code >= 500 ? new AttemptResult(true, hint) : AttemptResult.FINAL;
     }
 
-    private void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
-                          RequestRecord.Builder b) {
+    /**
+     * Reads a 2xx response body with the adapter and classifies how it ended into {@code b}. Package-private
+     * so framing tests can feed in-memory responses through the same path.
+     */
+    void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
+                  RequestRecord.Builder b) {
         ResponseBody raw = response.body();
         long idle = options.idleTimeout().toNanos();
         raw.source().timeout().timeout(idle, TimeUnit.NANOSECONDS);

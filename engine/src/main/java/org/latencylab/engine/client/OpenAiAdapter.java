@@ -78,14 +78,8 @@ final class OpenAiAdapter implements ProtocolAdapter {
                 c.endMarker(now);
                 return true;
             }
-            JsonNode node = ProtocolAdapter.parseObject(data);
-            if (node == null && cut) {
-                c.fail(ErrorKind.TRUNCATED, "stream ended inside an event: " + ProtocolAdapter.excerpt(data), now);
-                return false;
-            }
+            JsonNode node = SseEvents.json(data, cut, now, c);
             if (node == null) {
-                c.fail(ErrorKind.PROTOCOL, "event data is not a JSON object: "
-                        + ProtocolAdapter.excerpt(data), now);
                 return false;
             }
             return onChunk(node, now, c);

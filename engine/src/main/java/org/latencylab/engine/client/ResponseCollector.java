@@ -91,6 +91,7 @@ final class ResponseCollector {
         }
         if (firstToken == UNSET) {
             firstToken = arrivalNanos;
+            FirstTokenSignal.fire();
         }
         if (hasAnswer && firstContent == UNSET) {
             firstContent = arrivalNanos;

@@ -38,6 +38,31 @@ final class SseEvents {
     }
 
     /**
+     * Parses an event's data as a JSON object, reporting failures to the collector: data cut by the end of the
+     * body is {@code truncated}, anything else that is not a JSON object is {@code protocol}.
+     *
+     * @param data      the event data
+     * @param cut       whether the body ended inside this event
+     * @param now       the event's arrival time
+     * @param collector where failures go
+     * @return the object, or null after a failure was recorded
+     */
+    static com.fasterxml.jackson.databind.JsonNode json(String data, boolean cut, long now,
+                                                        ResponseCollector collector) {
+        com.fasterxml.jackson.databind.JsonNode node = ProtocolAdapter.parseObject(data);
+        if (node == null) {
+            if (cut) {
+                collector.fail(org.latencylab.engine.api.ErrorKind.TRUNCATED, "stream ended inside an event: "
+                        + ProtocolAdapter.excerpt(data), now);
+            } else {
+                collector.fail(org.latencylab.engine.api.ErrorKind.PROTOCOL, "event data is not a JSON object: "
+                        + ProtocolAdapter.excerpt(data), now);
+            }
+        }
+        return node;
+    }
+
+    /**
      * Reads the whole stream.
      *
      * @param response a 2xx response whose body is {@code text/event-stream}
@@ -100,6 +125,7 @@ final class SseEvents {
         private final byte[] last = new byte[4];
         private int lastCount;
         private boolean exhausted;
+        private boolean lfAppended;
 
         TailTracker(ResponseBody delegate) {
             this.delegate = delegate;
@@ -109,16 +135,29 @@ final class SseEvents {
                     long n = super.read(sink, byteCount);
                     if (n < 0) {
                         exhausted = true;
+                        if (lastCount > 0 && last[3] == '\r' && !lfAppended) {
+                            // okhttp-sse 5.5.1 spins forever on a body that ends in a lone CR: okio's select()
+                            // cannot decide between "\r\n" and "\r" at the end and consumes nothing. A CR is
+                            // already a complete line end, so adding the LF of a CRLF keeps the line structure.
+                            lfAppended = true;
+                            sink.writeByte('\n');
+                            shift((byte) '\n');
+                            return 1;
+                        }
                     } else {
                         for (long i = Math.max(0, n - 4); i < n; i++) {
-                            System.arraycopy(last, 1, last, 0, 3);
-                            last[3] = sink.getByte(sink.size() - n + i);
-                            lastCount = Math.min(4, lastCount + 1);
+                            shift(sink.getByte(sink.size() - n + i));
                         }
                     }
                     return n;
                 }
             });
+        }
+
+        private void shift(byte b) {
+            System.arraycopy(last, 1, last, 0, 3);
+            last[3] = b;
+            lastCount = Math.min(4, lastCount + 1);
         }
 
         boolean cutAtEnd() {

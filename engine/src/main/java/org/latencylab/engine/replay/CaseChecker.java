@@ -44,6 +44,32 @@ public final class CaseChecker {
     /** @param baseOptions client options for every case; {@code maxRetries} is replaced by the case's */
     public CaseChecker(ClientOptions baseOptions) {
         this.baseOptions = baseOptions;
+        warmUpOnce();
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean WARMED_UP =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Sends one request through a replay server and the client before the first case, so the first case does
+     * not measure the JVM loading the HTTP server and client classes (tens of milliseconds on a cold JVM).
+     */
+    private static void warmUpOnce() {
+        if (!WARMED_UP.compareAndSet(false, true)) {
+            return;
+        }
+        byte[] body = ("data: {\"choices\":[{\"delta\":{\"content\":\"warm\"},\"finish_reason\":\"stop\"}]}\n\n"
+                + "data: [DONE]\n\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        ConformanceCase warm = new ConformanceCase("warm-up", "warm-up", "", "openai-chat", 0,
+                List.of(new ConformanceCase.ScriptedResponse(200, Map.of("Content-Type", "text/event-stream"), null,
+                        List.of(new ConformanceCase.Part(0, body)))), Map.of());
+        try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS, name -> null);
+             ReplayServer server = ReplayServer.start(warm)) {
+            client.execute(Endpoint.of("warm-up", Protocol.OPENAI_CHAT, server.baseUrl(), "demo"),
+                    GenerationRequest.streaming("warm up", 4), new RequestTicket(0, "warm-up", -1, System.nanoTime()));
+        } catch (IOException | RuntimeException e) {
+            // a failed warm-up only makes the first case slower
+        }
     }
 
     /**

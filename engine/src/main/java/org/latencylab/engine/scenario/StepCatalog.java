@@ -3,6 +3,10 @@ package org.latencylab.engine.scenario;
 import org.latencylab.engine.experiment.ProbeSpec;
 import org.latencylab.engine.experiment.RunEngine;
 import org.latencylab.engine.experiment.SweepSpec;
+import org.latencylab.engine.load.GridSpec;
+import org.latencylab.engine.load.GridStepRunner;
+import org.latencylab.engine.load.LoadSpec;
+import org.latencylab.engine.load.LoadStepRunner;
 
 /**
  * The one place that lists every experiment type LatencyLab knows, for the scenario reader and the run engine
@@ -16,11 +20,15 @@ public final class StepCatalog {
     public static ScenarioLoader loader() {
         return new ScenarioLoader()
                 .registerType(ProbeSpec.TYPE, ProbeSpec.class)
-                .registerType(SweepSpec.TYPE, SweepSpec.class);
+                .registerType(SweepSpec.TYPE, SweepSpec.class)
+                .registerType(LoadSpec.TYPE, LoadSpec.class)
+                .registerType(GridSpec.TYPE, GridSpec.class);
     }
 
     /** @return a run engine that runs every known experiment type */
     public static RunEngine engine() {
-        return new RunEngine();
+        return new RunEngine()
+                .register(LoadSpec.class, new LoadStepRunner())
+                .register(GridSpec.class, new GridStepRunner());
     }
 }

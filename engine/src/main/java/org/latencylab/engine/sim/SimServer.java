@@ -40,6 +40,11 @@ public final class SimServer implements AutoCloseable {
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
+        // The JDK server closes idle keep-alive connections beyond 200 (its default); a load test holds more, and a
+        // client that reuses one of those closed connections sees "unexpected end of stream": not the model's fault.
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", "20000");
+        }
     }
 
     private final SimProfile profile;

@@ -193,6 +193,25 @@ class LlmClientTest {
     }
 
     @Test
+    void bodyEndingInALoneCarriageReturnEndsInsteadOfSpinning() throws Exception {
+        // okhttp-sse's reader alone loops forever on a trailing CR; the client must end the stream
+        String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, "garbage\r");
+        RequestRecord r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TRUNCATED);
+        assertThat(r.outputText()).isEqualTo("Hi");
+    }
+
+    @Test
+    void eventTerminatedByCarriageReturnsAtTheEndIsDelivered() throws Exception {
+        String url = replay(200, 0, "data: {\"choices\":[{\"delta\":{\"content\":\"Hi\"},\"finish_reason\":\"stop\"}]}\r\r");
+        RequestRecord r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                () -> client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.outputText()).isEqualTo("Hi");
+    }
+
+    @Test
     void finishReasonWithoutDoneMarkerCountsAsComplete() throws Exception {
         String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, FINISH);
         RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
@@ -270,6 +289,16 @@ class LlmClientTest {
         assertThat(r.rateLimitedAttempts()).isEqualTo(1);
         assertThat(ms(r.ttftNanos())).isGreaterThanOrEqualTo(1000.0);
         assertThat(ms(r.e2eNanos())).isGreaterThanOrEqualTo(1000.0);
+    }
+
+    @Test
+    void okHttpsOwnRepeatAfter503WithRetryAfterZeroIsCountedAsAnAttempt() {
+        mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").build());
+        mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").body("down").build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(mock.getRequestCount()).isEqualTo(2);
+        assertThat(r.attempts()).isEqualTo(2);
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);
     }
 
     @Test

@@ -77,6 +77,30 @@ class RunEngineIntegrationTest {
     }
 
     @Test
+    void aSweepOfTwoLengthsSaysWhyThereIsNoFit(@TempDir Path dir) throws Exception {
+        SweepSpec sweep = new SweepSpec(List.of(128, 512), 2, 2, 2, true, false, List.of(), 0);
+        RunSpec spec = new RunSpec("two", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
+                List.of(sweep), null, null, 3);
+        List<String> notices = new CopyOnWriteArrayList<>();
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), new RunListener() {
+            @Override
+            public void onSnapshot(IntervalSnapshot snapshot) {
+            }
+
+            @Override
+            public void onNotice(String message) {
+                notices.add(message);
+            }
+        }).await(Duration.ofSeconds(60));
+        SweepRunner.SweepResult sw = (SweepRunner.SweepResult) r.steps().get(0).result();
+        assertThat(sw.points()).hasSize(2);
+        assertThat(sw.fitP50()).isNull();
+        assertThat(sw.fitMessage()).contains("at least 3 context lengths").contains("got 2");
+        assertThat(notices).anyMatch(n -> n.contains("at least 3 context lengths"));
+        assertThat(r.notices()).isEqualTo(notices);
+    }
+
+    @Test
     void cancelStopsPromptlyAndKeepsWhatFinished(@TempDir Path dir) throws Exception {
         ProbeSpec slow = new ProbeSpec(1000, 4, 2048, 200, true, true, 0);
         RunSpec spec = new RunSpec("cancel", TargetSpec.simulator("llama-8b-class"), ClientOptions.DEFAULTS, null,

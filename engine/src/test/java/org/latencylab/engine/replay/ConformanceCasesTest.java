@@ -34,7 +34,6 @@ class ConformanceCasesTest {
         CaseChecker checker = new CaseChecker();
         return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
             CaseResult r = CaseSuite.runFile(f, checker);
-            org.junit.jupiter.api.Assumptions.assumeTrue(r.status() != CaseResult.Status.SKIPPED, r.line());
             assertThat(r.status()).as(r.line()).isEqualTo(CaseResult.Status.PASSED);
         }));
     }

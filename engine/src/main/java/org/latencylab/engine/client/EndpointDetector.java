@@ -1,0 +1,190 @@
+package org.latencylab.engine.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.latencylab.engine.api.Protocol;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Finds out which protocol a server speaks from its base URL alone, and proposes a model.
+ *
+ * <p>Probes, in this order, with {@code GET}, stopping at the first that answers as expected:
+ * <ol>
+ *   <li>{@code /v1/models} — OpenAI-compatible servers (vLLM, SGLang, llama.cpp, LiteLLM, Ollama's {@code /v1},
+ *       TGI's Messages API) list {@code {"data":[{"id":...}]}}; the protocol is {@code openai-chat} and the
+ *       first id is proposed;</li>
+ *   <li>{@code /api/tags} — Ollama lists {@code {"models":[{"name":...}]}}; protocol {@code ollama-chat};</li>
+ *   <li>{@code /info} — TGI answers {@code {"model_id":...}}; protocol {@code tgi-generate}.</li>
+ * </ol>
+ * When none answers, the result lists every URL tried and what it answered. Thread-safe; close it to release
+ * its connections.
+ */
+public final class EndpointDetector implements AutoCloseable {
+    private final OkHttpClient http;
+    private final Function<String, String> env;
+
+    /**
+     * @param timeout limit for each probe (connect + whole answer); > 0
+     * @param env     environment lookup for the API key variable (null result = unset); not null
+     * @throws IllegalArgumentException when the timeout is not positive
+     */
+    public EndpointDetector(Duration timeout, Function<String, String> env) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("probe timeout must be > 0, was " + timeout);
+        }
+        this.env = Objects.requireNonNull(env, "env");
+        this.http = new OkHttpClient.Builder().connectTimeout(timeout).callTimeout(timeout)
+                .retryOnConnectionFailure(false).build();
+    }
+
+    /**
+     * One probe and its answer.
+     *
+     * @param url    the URL probed
+     * @param status HTTP status, or 0 when there was no answer
+     * @param answer a short description: the error, or why the answer did not fit
+     */
+    public record Probe(String url, int status, String answer) {
+    }
+
+    /**
+     * The result of a detection.
+     *
+     * @param protocol      the protocol found, or empty when none fitted
+     * @param proposedModel a model id the server listed, or "" when none was listed
+     * @param models        every model id the matching probe listed (may be empty)
+     * @param probes        every probe made, in order
+     */
+    public record Detection(Optional<Protocol> protocol, String proposedModel, List<String> models,
+                            List<Probe> probes) {
+        public Detection {
+            models = List.copyOf(models);
+            probes = List.copyOf(probes);
+        }
+
+        /** @return true when a protocol was found */
+        public boolean found() {
+            return protocol.isPresent();
+        }
+
+        /** @return one line when found, else a message listing each URL tried and its answer */
+        public String report() {
+            if (protocol.isPresent()) {
+                return "detected " + protocol.get().id() + (proposedModel.isEmpty() ? "" : ", model " + proposedModel);
+            }
+            StringBuilder sb = new StringBuilder("no known LLM API found; tried:");
+            for (Probe p : probes) {
+                sb.append("\n  GET ").append(p.url()).append(" -> ")
+                        .append(p.status() == 0 ? "" : "HTTP " + p.status() + ": ").append(p.answer());
+            }
+            return sb.toString();
+        }
+    }
+
+    /**
+     * Probes a server.
+     *
+     * @param baseUrl   base URL, e.g. {@code http://127.0.0.1:8000} (a trailing {@code /v1} is allowed)
+     * @param apiKeyEnv name of the environment variable holding a key to send as a bearer token, or null
+     * @return the detection; never throws for network failures (they are listed in the probes)
+     * @throws IllegalArgumentException when {@code baseUrl} is not an http(s) URL
+     */
+    public Detection detect(String baseUrl, String apiKeyEnv) {
+        String base = baseUrl == null ? "" : baseUrl.strip();
+        while (base.endsWith("/")) {
+            base = base.substring(0, base.length() - 1);
+        }
+        if (HttpUrl.parse(base) == null) {
+            throw new IllegalArgumentException("base URL '" + baseUrl + "' is not an http:// or https:// URL");
+        }
+        String key = apiKeyEnv == null ? null : env.apply(apiKeyEnv);
+        List<Probe> probes = new ArrayList<>();
+        String root = base.endsWith("/v1") ? base.substring(0, base.length() - 3) : base;
+
+        JsonNode models = get(LlmClient.joinUrl(base, "/v1/models"), key, probes);
+        if (models != null && models.path("data").isArray()) {
+            List<String> ids = new ArrayList<>();
+            models.path("data").forEach(m -> {
+                if (m.path("id").isTextual()) {
+                    ids.add(m.path("id").asText());
+                }
+            });
+            return new Detection(Optional.of(Protocol.OPENAI_CHAT), ids.isEmpty() ? "" : ids.get(0), ids, probes);
+        }
+        mismatch(models, probes, "no \"data\" list of models");
+
+        JsonNode tags = get(root + "/api/tags", key, probes);
+        if (tags != null && tags.path("models").isArray()) {
+            List<String> names = new ArrayList<>();
+            tags.path("models").forEach(m -> {
+                String n = m.path("name").isTextual() ? m.path("name").asText() : m.path("model").asText("");
+                if (!n.isEmpty()) {
+                    names.add(n);
+                }
+            });
+            return new Detection(Optional.of(Protocol.OLLAMA_CHAT), names.isEmpty() ? "" : names.get(0), names,
+                    probes);
+        }
+        mismatch(tags, probes, "no \"models\" list");
+
+        JsonNode info = get(root + "/info", key, probes);
+        if (info != null && info.path("model_id").isTextual()) {
+            String id = info.path("model_id").asText();
+            return new Detection(Optional.of(Protocol.TGI_GENERATE), id, List.of(id), probes);
+        }
+        mismatch(info, probes, "no \"model_id\"");
+        return new Detection(Optional.empty(), "", List.of(), probes);
+    }
+
+    /** Replaces the last probe's answer when a JSON object came back but did not have the expected shape. */
+    private static void mismatch(JsonNode answer, List<Probe> probes, String why) {
+        if (answer != null) {
+            Probe last = probes.remove(probes.size() - 1);
+            probes.add(new Probe(last.url(), last.status(), "JSON without the expected shape (" + why + "): "
+                    + ProtocolAdapter.excerpt(answer.toString())));
+        }
+    }
+
+    /** GETs a URL; returns its JSON object on a 2xx JSON answer, else null; records the probe either way. */
+    private JsonNode get(String url, String key, List<Probe> probes) {
+        Request.Builder rb = new Request.Builder().url(url).get().header("Accept", "application/json");
+        if (key != null && !key.isEmpty()) {
+            rb.header("Authorization", "Bearer " + key);
+        }
+        try (Response r = http.newCall(rb.build()).execute()) {
+            String body = r.peekBody(64 * 1024).string();
+            if (!r.isSuccessful()) {
+                probes.add(new Probe(url, r.code(), redact(ProtocolAdapter.excerpt(body), key)));
+                return null;
+            }
+            JsonNode node = ProtocolAdapter.parseObject(body);
+            probes.add(new Probe(url, r.code(), node == null
+                    ? "not a JSON object: " + redact(ProtocolAdapter.excerpt(body), key) : "ok"));
+            return node;
+        } catch (IOException | RuntimeException e) {
+            probes.add(new Probe(url, 0, redact(e.getClass().getSimpleName() + ": " + e.getMessage(), key)));
+            return null;
+        }
+    }
+
+    private static String redact(String s, String key) {
+        return key == null || key.isEmpty() || s == null ? s : s.replace(key, "***");
+    }
+
+    /** Releases the probe client's connections. */
+    @Override
+    public void close() {
+        http.connectionPool().evictAll();
+        http.dispatcher().executorService().shutdown();
+    }
+}

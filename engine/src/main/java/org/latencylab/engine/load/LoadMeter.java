@@ -1,0 +1,340 @@
+package org.latencylab.engine.load;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.stats.Metric;
+import org.latencylab.engine.stats.TierTable;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Per-second and total statistics of one load step, and its HdrHistogram interval logs.
+ *
+ * <p>Thread-safe: every method holds one lock. A lock (rather than HdrHistogram's lock-free {@code Recorder}) is
+ * used so that all metrics and counters of one request land in the same interval; at the rates a load
+ * generator reaches (thousands of requests/s) the lock is uncontended for practical purposes.
+ */
+final class LoadMeter implements AutoCloseable {
+    private static final int DIGITS = 3;
+
+    /** Counters and histograms of one interval (or of the whole step). */
+    private static final class Bucket {
+        final EnumMap<Metric, Histogram> histograms = new EnumMap<>(Metric.class);
+        final Map<String, Long> failedByKind = new TreeMap<>();
+        long sent;
+        long dropped;
+        long ended;
+        long succeeded;
+        long failed;
+        long cancelled;
+        long rateLimited;
+        long serverErrors;
+        long http429Attempts;
+        long retries;
+        long deadlineMisses;
+        long goodput;
+
+        Bucket() {
+            for (Metric m : Metric.values()) {
+                if (m.perRequest()) {
+                    histograms.put(m, new Histogram(DIGITS));
+                }
+            }
+        }
+
+        void add(RequestRecord r, boolean deadlineMiss, boolean good) {
+            ended++;
+            switch (r.outcome()) {
+                case SUCCESS -> succeeded++;
+                case CANCELLED -> cancelled++;
+                case ERROR -> {
+                    failed++;
+                    failedByKind.merge(r.errorKind().id(), 1L, Long::sum);
+                    if (r.errorKind() == ErrorKind.RATE_LIMITED) {
+                        rateLimited++;
+                    }
+                    if (r.httpStatus() >= 500 && r.httpStatus() <= 599) {
+                        serverErrors++;
+                    }
+                }
+            }
+            http429Attempts += r.rateLimitedAttempts();
+            retries += Math.max(0, r.attempts() - 1);
+            if (deadlineMiss) {
+                deadlineMisses++;
+            }
+            if (good) {
+                goodput++;
+            }
+            if (r.outcome() != Outcome.CANCELLED) {
+                for (Map.Entry<Metric, Histogram> e : histograms.entrySet()) {
+                    long v = e.getKey().valueNanos(r);
+                    if (v >= 0) {
+                        e.getValue().recordValue(v);
+                    }
+                }
+            }
+        }
+
+        double errorRate() {
+            long judged = succeeded + failed;
+            return judged == 0 ? 0 : failed / (double) judged;
+        }
+    }
+
+    private final LoadSpec spec;
+    private final Metric tierMetric;
+    private final long startEpochMs;
+    private final Bucket all = new Bucket();
+    private final Bucket measured = new Bucket();
+    private final Deque<Bucket> recent = new ArrayDeque<>();
+    private final List<LoadSecond> seconds = new ArrayList<>();
+    private final Map<String, HistogramLogWriter> writers = new TreeMap<>();
+    private final List<PrintStream> streams = new ArrayList<>();
+    private final List<String> logFiles = new ArrayList<>();
+    private Bucket current = new Bucket();
+    private long measuredSent;
+
+    /**
+     * @param spec         the step
+     * @param label        step label (file name prefix)
+     * @param startEpochMs wall-clock start of the step, ms since the epoch (interval log time base)
+     * @param runDirectory where to write the interval logs, or null for none
+     * @throws IOException when a log cannot be created
+     */
+    LoadMeter(LoadSpec spec, String label, long startEpochMs, Path runDirectory) throws IOException {
+        this.spec = spec;
+        this.tierMetric = spec.tierMetricKind();
+        this.startEpochMs = startEpochMs;
+        if (runDirectory != null) {
+            Files.createDirectories(runDirectory);
+            String prefix = label.replaceAll("[^A-Za-z0-9._-]", "_");
+            for (String metric : List.of("ttft", "e2e", "dispatch-lag")) {
+                String name = prefix + "." + metric + ".hlog";
+                PrintStream out = new PrintStream(Files.newOutputStream(runDirectory.resolve(name)), false,
+                        java.nio.charset.StandardCharsets.UTF_8);
+                HistogramLogWriter w = new HistogramLogWriter(out);
+                w.outputComment("LatencyLab load step '" + label + "', metric " + metric
+                        + ", values in nanoseconds, one interval per second; tag 'intended' = from the intended "
+                        + "start, 'send' = from the actual send");
+                w.outputLogFormatVersion();
+                w.outputStartTime(startEpochMs);
+                w.setBaseTime(startEpochMs);
+                w.outputLegend();
+                writers.put(metric, w);
+                streams.add(out);
+                logFiles.add(name);
+            }
+        }
+    }
+
+    /** A request was handed to the client. @param isMeasured outside warmup and cooldown */
+    synchronized void dispatched(boolean isMeasured) {
+        current.sent++;
+        all.sent++;
+        if (isMeasured) {
+            measuredSent++;
+        }
+    }
+
+    /** An arrival was dropped at a cap. */
+    synchronized void dropped() {
+        current.dropped++;
+        all.dropped++;
+    }
+
+    /**
+     * A request ended.
+     *
+     * @param r            its record (already post-processed)
+     * @param isMeasured   outside warmup and cooldown
+     * @param deadlineMiss whether it missed the first-token deadline
+     */
+    synchronized void ended(RequestRecord r, boolean isMeasured, boolean deadlineMiss) {
+        boolean good = r.succeeded() && meetsSlos(r);
+        current.add(r, deadlineMiss, good);
+        all.add(r, deadlineMiss, good);
+        if (isMeasured) {
+            measured.add(r, deadlineMiss, good);
+        }
+    }
+
+    private boolean meetsSlos(RequestRecord r) {
+        for (LoadSpec.GoodputSlo slo : spec.slos()) {
+            long v = slo.metricKind().valueNanos(r);
+            if (v < 0 || v > slo.maxMs() * 1e6) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Closes the current second: computes its entry, writes its interval histograms and starts the next.
+     *
+     * @param second        index of the second from the step's start
+     * @param phase         phase name
+     * @param targetRateRps target rate, requests/s
+     * @param inFlight      requests in flight now
+     * @return the entry
+     */
+    synchronized LoadSecond roll(int second, String phase, double targetRateRps, int inFlight) {
+        Bucket b = current;
+        current = new Bucket();
+        recent.addLast(b);
+        while (recent.size() > 120) {
+            recent.removeFirst();
+        }
+        long from = startEpochMs + second * 1000L;
+        write("ttft", b.histograms.get(Metric.TTFT_FROM_INTENDED), "intended", from);
+        write("ttft", b.histograms.get(Metric.TTFT), "send", from);
+        write("e2e", b.histograms.get(Metric.E2E_FROM_INTENDED), "intended", from);
+        write("e2e", b.histograms.get(Metric.E2E), "send", from);
+        write("dispatch-lag", b.histograms.get(Metric.DISPATCH_LAG), null, from);
+        LatencyPercentiles ttft = LatencyPercentiles.of(b.histograms.get(Metric.TTFT_FROM_INTENDED));
+        LatencyPercentiles e2e = LatencyPercentiles.of(b.histograms.get(Metric.E2E_FROM_INTENDED));
+        Histogram tierH = b.histograms.get(tierMetric);
+        Double tierP95 = tierH.getTotalCount() == 0 ? null : tierH.getValueAtPercentile(95) / 1e6;
+        String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
+        LoadSecond s = new LoadSecond(second, phase, targetRateRps, b.sent, b.dropped, b.ended, b.succeeded,
+                b.failed, b.cancelled, b.rateLimited, b.serverErrors, b.http429Attempts, b.retries,
+                b.deadlineMisses, b.goodput, b.errorRate(), inFlight, ttft.p50Ms(), ttft.p95Ms(), ttft.p99Ms(),
+                ttft.jitterMs(), e2e.p50Ms(), e2e.p95Ms(), e2e.p99Ms(), e2e.jitterMs(),
+                LatencyPercentiles.of(b.histograms.get(Metric.TTFT)).p99Ms(),
+                LatencyPercentiles.of(b.histograms.get(Metric.E2E)).p99Ms(),
+                LatencyPercentiles.of(b.histograms.get(Metric.DISPATCH_LAG)).p99Ms(), tierP95, tier);
+        seconds.add(s);
+        return s;
+    }
+
+    private void write(String metric, Histogram h, String tag, long fromEpochMs) {
+        HistogramLogWriter w = writers.get(metric);
+        if (w == null) {
+            return;
+        }
+        Histogram copy = h.copy();
+        copy.setStartTimeStamp(fromEpochMs);
+        copy.setEndTimeStamp(fromEpochMs + 1000);
+        copy.setTag(tag);
+        w.outputIntervalHistogram(copy);
+    }
+
+    /**
+     * Auto-stop check over the recent seconds (see {@link LoadSpec.AutoStop} for the rule).
+     *
+     * @return a reason text when the step should stop, else null
+     */
+    synchronized String autoStopReason() {
+        LoadSpec.AutoStop rule = spec.autoStop();
+        if (rule == null) {
+            return null;
+        }
+        int w = (int) rule.window().toSeconds();
+        if (recent.size() < w) {
+            return null;
+        }
+        List<Bucket> list = new ArrayList<>(recent);
+        Bucket last = merge(list.subList(list.size() - w, list.size()));
+        if (rule.maxErrorRate() != null && last.succeeded + last.failed >= rule.minSamples()
+                && last.errorRate() > rule.maxErrorRate()) {
+            return String.format(java.util.Locale.ROOT, "auto-stop: error rate %.3f > %.3f over the last %d s",
+                    last.errorRate(), rule.maxErrorRate(), w);
+        }
+        if (rule.saturation() && list.size() >= 2 * w) {
+            Bucket before = merge(list.subList(list.size() - 2 * w, list.size() - w));
+            Histogram hb = before.histograms.get(tierMetric);
+            Histogram hl = last.histograms.get(tierMetric);
+            if (hb.getTotalCount() >= rule.minSamples() && hl.getTotalCount() >= rule.minSamples()) {
+                double p95b = hb.getValueAtPercentile(95);
+                double p95l = hl.getValueAtPercentile(95);
+                double tb = before.ended / (double) w;
+                double tl = last.ended / (double) w;
+                if (p95l > p95b * rule.latencyRise() && tl < tb * (1 + rule.minThroughputGain())) {
+                    return String.format(java.util.Locale.ROOT, "auto-stop: saturation: %s P95 rose %.0f -> %.0f ms "
+                                    + "while throughput went %.1f -> %.1f req/s over two %d s windows",
+                            tierMetric.id(), p95b / 1e6, p95l / 1e6, tb, tl, w);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Bucket merge(List<Bucket> buckets) {
+        Bucket m = new Bucket();
+        for (Bucket b : buckets) {
+            m.ended += b.ended;
+            m.succeeded += b.succeeded;
+            m.failed += b.failed;
+            for (Map.Entry<Metric, Histogram> e : b.histograms.entrySet()) {
+                m.histograms.get(e.getKey()).add(e.getValue());
+            }
+        }
+        return m;
+    }
+
+    /** @return true when the current (unrolled) second has anything in it */
+    synchronized boolean currentHasData() {
+        return current.sent + current.dropped + current.ended > 0;
+    }
+
+    /**
+     * @param mode            open or closed
+     * @param elapsedSeconds  step start to last end, s
+     * @param measuredSeconds measured scheduling time, s
+     * @param targetRateRps   mean target rate, requests/s
+     * @param stopReason      why scheduling stopped
+     * @return the totals
+     */
+    synchronized LoadTotals totals(LoadMode mode, double elapsedSeconds, double measuredSeconds,
+                                   double targetRateRps, String stopReason) {
+        Histogram tierH = measured.histograms.get(tierMetric);
+        String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
+        double secs = measuredSeconds > 0 ? measuredSeconds : Double.NaN;
+        return new LoadTotals(mode, elapsedSeconds, measuredSeconds, targetRateRps,
+                measuredSeconds > 0 ? measuredSent / secs : 0, all.sent, all.succeeded, all.failed,
+                all.failedByKind, all.cancelled, all.dropped, all.ended - measured.ended, all.http429Attempts,
+                all.retries, all.serverErrors, all.deadlineMisses, measured.goodput,
+                measuredSeconds > 0 ? measured.goodput / secs : 0, measured.errorRate(),
+                pct(Metric.TTFT_FROM_INTENDED), pct(Metric.E2E_FROM_INTENDED), pct(Metric.TTFT), pct(Metric.E2E),
+                pct(Metric.DISPATCH_LAG), pct(Metric.TPOT), pct(Metric.TTFB), tierMetric.id(), tier,
+                stopReason);
+    }
+
+    private static String tierOf(long p95Nanos) {
+        return TierTable.DEFAULT.classify(p95Nanos).name();
+    }
+
+    private LatencyPercentiles pct(Metric m) {
+        return LatencyPercentiles.of(measured.histograms.get(m));
+    }
+
+    /** @return the seconds rolled so far, in order */
+    synchronized List<LoadSecond> seconds() {
+        return List.copyOf(seconds);
+    }
+
+    /** @return interval log file names, relative to the run directory */
+    List<String> logFiles() {
+        return List.copyOf(logFiles);
+    }
+
+    @Override
+    public synchronized void close() {
+        for (PrintStream s : streams) {
+            s.close();
+        }
+    }
+}

@@ -1,0 +1,559 @@
+package org.latencylab.engine.load;
+
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.experiment.StepContext;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The state of one execution of a {@link LoadSpec}: schedules, dispatches, caps, deadlines, drains and accounts.
+ * Created and used by {@link LoadStepRunner} for one call; its methods run on the step thread, a dispatcher
+ * thread, request threads and one timer thread, and are safe for that.
+ */
+final class LoadRun {
+    private static final long POLL_NANOS = 20_000_000L;
+    private static final long LEAD_NANOS = 20_000_000L;
+
+    private final LoadSpec spec;
+    private final String label;
+    private final StepContext ctx;
+    private final Executor launcher;
+    private final FirstTokenHook hook;
+    private final LoadMeter meter;
+    private final ScheduledThreadPoolExecutor timer;
+    private final long startNanos;
+    private final long endNanos;
+    private final long warmupEndNanos;
+    private final long cooldownStartNanos;
+    private final long maxRequests;
+    private final long rateCapGapNanos;
+    private final Semaphore inFlightCap;
+    private final RateProfile profile;
+    private final GenerationRequest sharedRequest;
+    private final Set<InFlight> running = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger active = new AtomicInteger();
+    private final AtomicLong claimed = new AtomicLong();
+    private final AtomicLong nextSlotNanos = new AtomicLong(Long.MIN_VALUE);
+    private final Object tickLock = new Object();
+    private volatile String stopReason;
+    private volatile long stopNanos = Long.MAX_VALUE;
+    private volatile long lastEndNanos;
+    private int nextSecond;
+
+    LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook) {
+        this.spec = spec;
+        this.label = label;
+        this.ctx = ctx;
+        this.launcher = launcher;
+        this.hook = hook;
+        this.startNanos = System.nanoTime() + LEAD_NANOS;
+        long startEpochMs = System.currentTimeMillis() + LEAD_NANOS / 1_000_000;
+        this.endNanos = spec.duration() == null ? Long.MAX_VALUE : startNanos + spec.duration().toNanos();
+        this.warmupEndNanos = startNanos + spec.warmup().toNanos();
+        this.cooldownStartNanos = endNanos == Long.MAX_VALUE ? Long.MAX_VALUE : endNanos - spec.cooldown().toNanos();
+        this.maxRequests = spec.requests() == null ? Long.MAX_VALUE : spec.requests();
+        this.rateCapGapNanos = spec.maxRateRps() == null ? 0 : Math.max(1, Math.round(1e9 / spec.maxRateRps()));
+        this.inFlightCap = spec.maxInFlight() == null ? null : new Semaphore(spec.maxInFlight());
+        this.profile = spec.mode() == LoadMode.OPEN ? spec.rateProfile() : null;
+        this.sharedRequest = spec.coldPrompts() ? null : request(ctx.prompt(spec.contextTokens(), false));
+        try {
+            this.meter = new LoadMeter(spec, label, startEpochMs, ctx.runDirectory());
+        } catch (IOException e) {
+            throw new UncheckedIOException("load step '" + label + "': cannot create interval logs in "
+                    + ctx.runDirectory() + ": " + e.getMessage(), e);
+        }
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "load-timer-" + label);
+            t.setDaemon(true);
+            return t;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+    }
+
+    private GenerationRequest request(String prompt) {
+        return new GenerationRequest(prompt, spec.contextTokens(), spec.maxOutputTokens(), spec.stream(), Map.of());
+    }
+
+    LoadResult execute() throws InterruptedException {
+        ScheduledFuture<?> ticker = timer.scheduleAtFixedRate(this::tick,
+                startNanos + 1_000_000_000L - System.nanoTime(), 1_000_000_000L, TimeUnit.NANOSECONDS);
+        ctx.targetRate(profile == null ? 0 : profile.rateAt(0));
+        Thread dispatcher = null;
+        try {
+            if (spec.mode() == LoadMode.OPEN) {
+                dispatcher = Thread.ofPlatform().daemon().name("load-dispatch-" + label).start(this::dispatchOpen);
+            } else {
+                for (int i = 0; i < spec.concurrency(); i++) {
+                    launcher.execute(this::closedWorker);
+                }
+            }
+            while (stopReason == null) {
+                if (ctx.cancelled()) {
+                    stop("cancelled");
+                    break;
+                }
+                Thread.sleep(POLL_NANOS / 1_000_000);
+            }
+            if (dispatcher != null) {
+                dispatcher.join();
+            }
+            drain();
+        } catch (InterruptedException e) {
+            stop("cancelled");
+            interruptAll();
+            awaitIdle(5_000_000_000L);
+            throw e;
+        } finally {
+            ticker.cancel(false);
+            timer.shutdownNow();
+            timer.awaitTermination(5, TimeUnit.SECONDS);
+            ctx.targetRate(0);
+        }
+        synchronized (tickLock) {
+            long endOffset = Math.max(lastEndNanos, System.nanoTime()) - startNanos;
+            while (nextSecond < endOffset / 1_000_000_000L || nextSecond * 1_000_000_000L < endOffset
+                    && meter.currentHasData()) {
+                rollNext();
+            }
+        }
+        meter.close();
+        long schedEnd = Math.min(endNanos, stopNanos);
+        long measuredFrom = warmupEndNanos;
+        long measuredTo = Math.min(cooldownStartNanos, schedEnd);
+        double measuredSeconds = Math.max(0, measuredTo - measuredFrom) / 1e9;
+        double target = 0;
+        if (profile != null && measuredSeconds > 0) {
+            target = (profile.expectedCount(measuredTo - startNanos) - profile.expectedCount(measuredFrom - startNanos))
+                    / measuredSeconds;
+        }
+        double elapsed = Math.max(0, Math.max(lastEndNanos, schedEnd == Long.MAX_VALUE ? 0 : schedEnd) - startNanos)
+                / 1e9;
+        LoadTotals totals = meter.totals(spec.mode(), elapsed, measuredSeconds, target, stopReason);
+        return new LoadResult(label, totals, meter.seconds(), meter.logFiles());
+    }
+
+    // ---- stopping -------------------------------------------------------------------------------------------
+
+    private synchronized void stop(String reason) {
+        if (stopReason == null) {
+            stopNanos = System.nanoTime();
+            stopReason = reason;
+        }
+    }
+
+    private void drain() throws InterruptedException {
+        long drainEnd = System.nanoTime() + spec.drainTimeout().toNanos();
+        boolean cancelled = "cancelled".equals(stopReason);
+        while (active.get() > 0 && !cancelled && System.nanoTime() < drainEnd) {
+            if (ctx.cancelled()) {
+                cancelled = true;
+                break;
+            }
+            Thread.sleep(5);
+        }
+        if (active.get() > 0) {
+            if (!cancelled) {
+                ctx.notice("load step '" + label + "': " + active.get() + " requests still in flight "
+                        + spec.drainTimeout().toMillis() + " ms" + " after scheduling stopped; cancelling them");
+            }
+            interruptAll();
+            awaitIdle(10_000_000_000L);
+        }
+    }
+
+    private void interruptAll() {
+        for (InFlight f : running) {
+            f.interrupt(false);
+        }
+    }
+
+    private void awaitIdle(long maxNanos) throws InterruptedException {
+        long until = System.nanoTime() + maxNanos;
+        while (active.get() > 0 && System.nanoTime() < until) {
+            interruptAll();
+            Thread.sleep(5);
+        }
+        if (active.get() > 0) {
+            ctx.notice("load step '" + label + "': " + active.get() + " requests did not end after being cancelled");
+        }
+    }
+
+    // ---- per-second ticks -----------------------------------------------------------------------------------
+
+    private void tick() {
+        try {
+            synchronized (tickLock) {
+                long now = System.nanoTime();
+                while ((long) (nextSecond + 1) * 1_000_000_000L <= now - startNanos) {
+                    rollNext();
+                }
+            }
+            if (profile != null && stopReason == null) {
+                ctx.targetRate(profile.rateAt(System.nanoTime() - startNanos));
+            }
+            String auto = meter.autoStopReason();
+            if (auto != null && stopReason == null) {
+                stop(auto);
+                ctx.notice("load step '" + label + "': " + auto);
+            }
+        } catch (RuntimeException e) {
+            ctx.notice("load step '" + label + "': per-second statistics failed: " + e);
+        }
+    }
+
+    private void rollNext() {
+        int s = nextSecond++;
+        long from = startNanos + s * 1_000_000_000L;
+        String phase;
+        if (from >= Math.min(endNanos, stopNanos)) {
+            phase = "drain";
+        } else if (from < warmupEndNanos) {
+            phase = "warmup";
+        } else if (from >= cooldownStartNanos) {
+            phase = "cooldown";
+        } else {
+            phase = "measure";
+        }
+        double target = profile == null || "drain".equals(phase) ? 0
+                : profile.rateAt(s * 1_000_000_000L + 500_000_000L);
+        meter.roll(s, phase, target, active.get());
+    }
+
+    // ---- open loop ------------------------------------------------------------------------------------------
+
+    private void dispatchOpen() {
+        ArrivalSchedule schedule = new ArrivalSchedule(profile, spec.arrival(),
+                spec.shape() == null ? 1 : spec.shape(), spec.seed());
+        while (stopReason == null) {
+            long offset = schedule.next();
+            if (offset == Long.MAX_VALUE || offset >= endNanos - startNanos) {
+                stop("duration");
+                return;
+            }
+            long intended = startNanos + offset;
+            if (System.nanoTime() >= endNanos) {
+                // the duration ended while this arrival (and maybe more) waited at a cap: they were never sent
+                long backlog = 1;
+                while (schedule.next() < endNanos - startNanos) {
+                    backlog++;
+                }
+                for (long i = 0; i < backlog; i++) {
+                    meter.dropped();
+                }
+                ctx.notice("load step '" + label + "': " + backlog + " arrivals were still waiting at a cap when "
+                        + "the duration ended; counted as dropped");
+                stop("duration");
+                return;
+            }
+            if (!sleepUntil(intended)) {
+                return;
+            }
+            if (inFlightCap != null) {
+                if (spec.atCap() == CapPolicy.DROP) {
+                    if (!inFlightCap.tryAcquire()) {
+                        meter.dropped();
+                        continue;
+                    }
+                } else if (!acquireQueued()) {
+                    if (stopReason != null) {
+                        return;
+                    }
+                    meter.dropped(); // still waiting at the cap when the duration ended
+                    continue;
+                }
+            }
+            if (rateCapGapNanos > 0 && !passRateCap(spec.atCap() == CapPolicy.DROP)) {
+                if (inFlightCap != null) {
+                    inFlightCap.release();
+                }
+                if (stopReason != null) {
+                    return;
+                }
+                meter.dropped();
+                continue;
+            }
+            long n = claimed.incrementAndGet();
+            InFlight f = newRequest(intended);
+            try {
+                launcher.execute(() -> runRequest(f));
+            } catch (RuntimeException e) {
+                // the launcher refused (e.g. shut down): the request still ends, as a failure, exactly once
+                f.start();
+                finish(f, failure(f.ticket, "request could not be started: " + e));
+            }
+            if (n >= maxRequests) {
+                stop("requests");
+                return;
+            }
+        }
+    }
+
+    private boolean acquireQueued() {
+        try {
+            while (stopReason == null && System.nanoTime() < endNanos) {
+                if (inFlightCap.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stop("cancelled");
+            return false;
+        }
+    }
+
+    /** @return true when the request may go now (after waiting, for QUEUE); false when dropped or stopped */
+    private boolean passRateCap(boolean drop) {
+        long now = System.nanoTime();
+        if (drop) {
+            long prev = nextSlotNanos.get();
+            if (prev > now || !nextSlotNanos.compareAndSet(prev, now + rateCapGapNanos)) {
+                return false;
+            }
+            return true;
+        }
+        long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, now) + rateCapGapNanos);
+        return sleepUntil(Math.max(prev, now));
+    }
+
+    private boolean sleepUntil(long deadlineNanos) {
+        while (true) {
+            if (stopReason != null) {
+                return false;
+            }
+            long wait = deadlineNanos - System.nanoTime();
+            if (wait <= 0) {
+                return true;
+            }
+            LockSupport.parkNanos(Math.min(wait, POLL_NANOS));
+            if (Thread.interrupted()) {
+                stop("cancelled");
+                return false;
+            }
+        }
+    }
+
+    // ---- closed loop ----------------------------------------------------------------------------------------
+
+    private void closedWorker() {
+        // all workers begin at the step's start, so the first intended starts are not before it
+        while (System.nanoTime() < startNanos && stopReason == null) {
+            LockSupport.parkNanos(startNanos - System.nanoTime());
+        }
+        while (stopReason == null) {
+            long ready = System.nanoTime();
+            if (ready >= endNanos) {
+                stop("duration");
+                return;
+            }
+            long n = claimed.incrementAndGet();
+            if (n > maxRequests) {
+                stop("requests");
+                return;
+            }
+            if (n == maxRequests) {
+                stop("requests");
+            }
+            if (rateCapGapNanos > 0) {
+                long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, System.nanoTime()) + rateCapGapNanos);
+                long slot = Math.max(prev, ready);
+                while (System.nanoTime() < slot && stopReason == null) {
+                    LockSupport.parkNanos(Math.min(slot - System.nanoTime(), POLL_NANOS));
+                }
+                if (System.nanoTime() < slot) {
+                    return;
+                }
+            }
+            runRequest(newRequest(ready));
+            if (!spec.thinkTime().isZero() && stopReason == null) {
+                long until = System.nanoTime() + spec.thinkTime().toNanos();
+                while (System.nanoTime() < until && stopReason == null) {
+                    LockSupport.parkNanos(Math.min(until - System.nanoTime(), POLL_NANOS));
+                }
+            }
+        }
+    }
+
+    // ---- one request ----------------------------------------------------------------------------------------
+
+    private InFlight newRequest(long intendedNanos) {
+        String phaseSuffix = intendedNanos < warmupEndNanos ? "#warmup"
+                : intendedNanos >= cooldownStartNanos ? "#cooldown" : "";
+        RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label + phaseSuffix, spec.contextTokens(),
+                intendedNanos);
+        InFlight f = new InFlight(ticket, phaseSuffix.isEmpty());
+        active.incrementAndGet();
+        running.add(f);
+        ctx.inFlight(+1);
+        meter.dispatched(f.measured);
+        return f;
+    }
+
+    private void runRequest(InFlight f) {
+        f.start();
+        RequestRecord record;
+        try {
+            if (stopReason != null && "cancelled".equals(stopReason) || f.isCancelRequested()) {
+                record = cancelledBeforeSend(f.ticket);
+            } else {
+                if (spec.firstTokenDeadline() != null && (hook.signalsFirstToken() || !spec.stream())) {
+                    long delay = f.ticket.intendedStartNanos() + spec.firstTokenDeadline().toNanos()
+                            - System.nanoTime();
+                    f.deadline = timer.schedule(() -> f.interrupt(true), Math.max(0, delay), TimeUnit.NANOSECONDS);
+                }
+                GenerationRequest request = sharedRequest != null ? sharedRequest
+                        : request(ctx.prompt(spec.contextTokens(), true));
+                record = hook.send(ctx, request, f.ticket, f::firstToken);
+            }
+        } catch (InterruptedException e) {
+            record = cancelledBeforeSend(f.ticket);
+        } catch (RuntimeException e) {
+            record = failure(f.ticket, "the client failed: " + e);
+        }
+        finish(f, record);
+    }
+
+    private void finish(InFlight f, RequestRecord record) {
+        f.end();
+        boolean miss = false;
+        if (spec.firstTokenDeadline() != null) {
+            long limit = spec.firstTokenDeadline().toNanos();
+            long ft = record.firstTokenNanos();
+            long intended = f.ticket.intendedStartNanos();
+            boolean late = ft != RequestRecord.UNSET ? ft - intended > limit
+                    : record.outcome() == Outcome.SUCCESS && record.endNanos() != RequestRecord.UNSET
+                      && record.endNanos() - intended > limit;
+            miss = f.deadlineFired() || late && record.outcome() != Outcome.CANCELLED;
+            if (miss) {
+                RequestRecord.Builder b = record.toBuilder().error(ErrorKind.TIMEOUT, "first token not within the "
+                        + spec.firstTokenDeadline().toMillis() + " ms deadline from the intended start");
+                if (b.endNanos == RequestRecord.UNSET) {
+                    b.endNanos = System.nanoTime(); // it ended when the deadline interrupted it
+                }
+                record = b.build();
+            }
+        }
+        try {
+            ctx.finished(record);
+        } finally {
+            meter.ended(record, f.measured, miss);
+            long end = record.endNanos() != RequestRecord.UNSET ? record.endNanos() : System.nanoTime();
+            synchronized (this) {
+                lastEndNanos = Math.max(lastEndNanos, end);
+            }
+            running.remove(f);
+            ctx.inFlight(-1);
+            if (inFlightCap != null) {
+                inFlightCap.release();
+            }
+            active.decrementAndGet();
+        }
+    }
+
+    private RequestRecord cancelledBeforeSend(RequestTicket t) {
+        RequestRecord.Builder b = base(t);
+        b.outcome = Outcome.CANCELLED;
+        b.errorMessage = "cancelled before send: the load step stopped";
+        b.endNanos = System.nanoTime();
+        return b.build();
+    }
+
+    private RequestRecord failure(RequestTicket t, String message) {
+        RequestRecord.Builder b = base(t);
+        b.error(ErrorKind.PROTOCOL, message);
+        b.endNanos = System.nanoTime();
+        return b.build();
+    }
+
+    private RequestRecord.Builder base(RequestTicket t) {
+        RequestRecord.Builder b = RequestRecord.builder();
+        b.id = t.id();
+        b.label = t.label();
+        b.protocol = ctx.endpoint().protocol();
+        b.contextTokens = t.contextTokens();
+        b.stream = spec.stream();
+        b.intendedStartNanos = t.intendedStartNanos();
+        return b;
+    }
+
+    /** One request between dispatch and its record; guards interrupts so none lands after it ended. */
+    private static final class InFlight {
+        final RequestTicket ticket;
+        final boolean measured;
+        volatile ScheduledFuture<?> deadline;
+        private Thread thread;
+        private boolean ended;
+        private boolean cancelRequested;
+        private boolean firstTokenSeen;
+        private boolean deadlineFired;
+
+        InFlight(RequestTicket ticket, boolean measured) {
+            this.ticket = ticket;
+            this.measured = measured;
+        }
+
+        synchronized void start() {
+            thread = Thread.currentThread();
+        }
+
+        synchronized boolean isCancelRequested() {
+            return cancelRequested;
+        }
+
+        synchronized void firstToken() {
+            firstTokenSeen = true;
+        }
+
+        synchronized boolean deadlineFired() {
+            return deadlineFired;
+        }
+
+        /** @param forDeadline true when the first-token deadline fired, false for a cancel */
+        synchronized void interrupt(boolean forDeadline) {
+            if (ended) {
+                return;
+            }
+            if (forDeadline) {
+                if (firstTokenSeen || deadlineFired) {
+                    return;
+                }
+                deadlineFired = true;
+            } else {
+                cancelRequested = true;
+            }
+            if (thread != null) {
+                thread.interrupt();
+            }
+        }
+
+        void end() {
+            ScheduledFuture<?> d = deadline;
+            if (d != null) {
+                d.cancel(false);
+            }
+            synchronized (this) {
+                ended = true;
+            }
+            // no interrupt can arrive after `ended`; clear one that arrived before, so a closed-loop worker
+            // thread can go on
+            Thread.interrupted();
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.latencylab.engine.load;
+
+import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.experiment.StepRunner;
+
+import java.util.Objects;
+import java.util.concurrent.Executor;
+
+/**
+ * Runs a {@link LoadSpec}: schedules requests (closed or open loop), sends each on its own virtual thread through
+ * {@link StepContext#send}, hands every record to {@link StepContext#finished} exactly once, and returns a
+ * {@link LoadResult} with totals and per-second series. Writes {@code <label>.ttft.hlog},
+ * {@code <label>.e2e.hlog} and {@code <label>.dispatch-lag.hlog} (HdrHistogram interval logs, one interval per
+ * second, values in ns) into the run directory.
+ *
+ * <p>Thread-safe and stateless: per-run state lives in the call. Cancellation ({@link StepContext#cancelled()} or
+ * an interrupt of the calling thread) stops scheduling within about 20 ms and interrupts in-flight requests, which
+ * end as {@code cancelled} records.
+ */
+public final class LoadStepRunner implements StepRunner<LoadSpec> {
+    private final Executor launcher;
+    private final FirstTokenHook hook;
+
+    /**
+     * A runner that starts one virtual thread per request and learns of first tokens from LatencyLab's client
+     * ({@link ClientFirstTokenHook}).
+     */
+    public LoadStepRunner() {
+        this(task -> Thread.ofVirtual().name("load-request").start(task), ClientFirstTokenHook.INSTANCE);
+    }
+
+    /**
+     * @param launcher starts each request's task on its own thread (open loop: per request; closed loop: per
+     *                 worker); must run tasks concurrently; the open-loop dispatcher calls it, so a slow launcher
+     *                 delays dispatch (that delay shows as dispatch lag)
+     * @param hook     how requests are sent and first tokens signalled
+     */
+    public LoadStepRunner(Executor launcher, FirstTokenHook hook) {
+        this.launcher = Objects.requireNonNull(launcher, "launcher");
+        this.hook = Objects.requireNonNull(hook, "hook");
+    }
+
+    /**
+     * Runs the step.
+     *
+     * @param spec    the load step
+     * @param label   label of its requests (warmup / cooldown requests get {@code #warmup} / {@code #cooldown})
+     * @param context the run's services
+     * @return a {@link LoadResult}
+     * @throws InterruptedException         when the calling thread is interrupted (in-flight requests are cancelled
+     *                                      and recorded first)
+     * @throws java.io.UncheckedIOException when the interval logs cannot be created in the run directory
+     */
+    @Override
+    public LoadResult run(LoadSpec spec, String label, StepContext context) throws InterruptedException {
+        Objects.requireNonNull(spec, "spec");
+        Objects.requireNonNull(context, "context");
+        return new LoadRun(spec, label == null ? "load" : label, context, launcher, hook).execute();
+    }
+}

@@ -1,0 +1,186 @@
+package org.latencylab.engine.load;
+
+import org.apache.commons.math3.distribution.ExponentialDistribution;
+import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RunListener;
+import org.latencylab.engine.client.LlmClient;
+import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.scenario.StepCatalog;
+import org.latencylab.engine.sim.SimOptions;
+import org.latencylab.engine.sim.SimProfile;
+import org.latencylab.engine.sim.SimServer;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** Load steps through LatencyLab's own client against the built-in simulator on loopback. */
+class SimulatorLoadTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void poissonAt500PerSecondHitsTheRateAndHasExponentialGaps() throws Exception {
+        try (SimServer sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.defaults());
+             LlmClient client = new LlmClient(ClientOptions.DEFAULTS.withKeepText(false))) {
+            Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);
+            TestContext ctx = new TestContext(ep, dir, (req, t) -> client.execute(ep, req, t));
+            LoadSpec spec = LoadSpec.builder().rate(500.0).arrival(ArrivalProcess.POISSON)
+                    .duration(Duration.ofSeconds(20)).contextTokens(16).maxOutputTokens(4).stream(false)
+                    .seed(2024L).build();
+            LoadResult r = new LoadStepRunner().run(spec, "poisson", ctx);
+
+            LoadTotals t = r.totals();
+            assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
+            assertThat(t.failed()).isZero();
+            assertThat(t.achievedRateRps()).isCloseTo(500, within(10.0));
+            // achieved from the client's own send stamps, over the same 20 s
+            List<RequestRecord> recs = ctx.records();
+            long first = recs.stream().mapToLong(RequestRecord::sendNanos).min().orElseThrow();
+            long last = recs.stream().mapToLong(RequestRecord::sendNanos).max().orElseThrow();
+            double achieved = (recs.size() - 1) / ((last - first) / 1e9);
+            assertThat(achieved).isCloseTo(500, within(10.0));
+
+            double[] gaps = gapsSeconds(recs.stream().mapToLong(RequestRecord::intendedStartNanos).sorted().toArray());
+            KolmogorovSmirnovTest ks = new KolmogorovSmirnovTest();
+            assertThat(ks.kolmogorovSmirnovTest(new ExponentialDistribution(1 / 500.0), gaps)).isGreaterThan(0.01);
+            assertThat(ks.kolmogorovSmirnovTest(new ExponentialDistribution(1 / 460.0), gaps))
+                    .as("the check is sharp enough to reject an 8 %% slower rate").isLessThan(0.01);
+        }
+    }
+
+    private static double[] gapsSeconds(long[] sortedNanos) {
+        double[] g = new double[sortedNanos.length - 1];
+        for (int i = 1; i < sortedNanos.length; i++) {
+            g[i - 1] = (sortedNanos[i] - sortedNanos[i - 1]) / 1e9;
+        }
+        return g;
+    }
+
+    @Test
+    void faultProfileAt200PerSecondAccountsForEveryRequestOnce() throws Exception {
+        SimProfile faulty = SimProfile.parse("test", "faulty", """
+                name: faulty
+                model: faulty-sim
+                prefill: {t0: 0.002, k: 0, alpha: 1}
+                decode: {tpot: 0.001, batchSlowdown: 0}
+                maxRunningSeqs: 100000
+                faults:
+                  rateLimited: {rate: 0.08, retryAfterSeconds: 0}
+                  serverError: {rate: 0.08, status: 503}
+                  reset: {rate: 0.05, afterTokens: 2}
+                  stall: {rate: 0.01, seconds: 3}
+                """);
+        ClientOptions opts = new ClientOptions(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10),
+                Duration.ofSeconds(10), 2, Duration.ofMillis(10), false, true);
+        try (SimServer sim = SimServer.start(faulty, SimOptions.defaults());
+             LlmClient client = new LlmClient(opts)) {
+            Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);
+            TestContext ctx = new TestContext(ep, dir, (req, t) -> client.execute(ep, req, t));
+            LoadSpec spec = LoadSpec.builder().rate(200.0).duration(Duration.ofSeconds(4)).contextTokens(8)
+                    .maxOutputTokens(8).stream(true).drainTimeout(Duration.ofMillis(300)).build();
+            LoadResult r = new LoadStepRunner().run(spec, "faults", ctx);
+
+            LoadTotals t = r.totals();
+            assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
+            assertThat(t.sent()).isBetween(650L, 950L);
+            assertThat(ctx.duplicates.get()).isZero();
+            assertThat(ctx.finished).hasSize((int) t.sent());
+            Set<Long> ids = new HashSet<>();
+            ctx.records().forEach(x -> ids.add(x.id()));
+            assertThat(ids).hasSize((int) t.sent());
+            assertThat(t.failed()).isPositive();
+            assertThat(t.http429Attempts()).isPositive();
+            assertThat(t.retries()).isPositive();
+            assertThat(t.failedByKind()).containsKey("truncated");
+            // stalled streams were still running when the 300 ms drain ended: cancelled, and recorded
+            assertThat(t.cancelled()).isPositive();
+            assertThat(ctx.records().stream().filter(x -> x.outcome() == Outcome.CANCELLED).count())
+                    .isEqualTo(t.cancelled());
+            assertThat(r.seconds().stream().mapToLong(LoadSecond::http429Attempts).sum())
+                    .isEqualTo(t.http429Attempts());
+        }
+    }
+
+    @Test
+    void firstTokenDeadlineCancelsOnlyStreamsWithoutAFirstToken() throws Exception {
+        SimProfile slowSome = SimProfile.parse("test", "slow-some", """
+                name: slow-some
+                model: m
+                prefill: {t0: 0.01, k: 0, alpha: 1}
+                decode: {tpot: 0.05, batchSlowdown: 0}
+                maxRunningSeqs: 100000
+                faults:
+                  slowHeaders: {rate: 0.4, seconds: 0.6}
+                """);
+        try (SimServer sim = SimServer.start(slowSome, SimOptions.defaults());
+             LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
+            Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);
+            TestContext ctx = new TestContext(ep, dir, (req, t) -> client.execute(ep, req, t));
+            LoadSpec spec = LoadSpec.builder().rate(25.0).arrival(ArrivalProcess.CONSTANT)
+                    .duration(Duration.ofSeconds(2)).contextTokens(8).maxOutputTokens(8).stream(true)
+                    .firstTokenDeadline(Duration.ofMillis(150)).build();
+            LoadResult r = new LoadStepRunner().run(spec, "deadline", ctx);
+
+            LoadTotals t = r.totals();
+            assertThat(t.sent()).isEqualTo(50);
+            assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
+            assertThat(t.deadlineMisses()).isBetween(8L, 32L);
+            assertThat(t.succeeded() + t.deadlineMisses()).isEqualTo(50);
+            for (RequestRecord x : ctx.records()) {
+                if (x.succeeded()) {
+                    // the stream outlived the deadline (8 tokens x 50 ms) but its first token came in time
+                    assertThat(x.endNanos() - x.intendedStartNanos()).isGreaterThan(250_000_000L);
+                } else {
+                    assertThat(x.errorKind()).isEqualTo(org.latencylab.engine.api.ErrorKind.TIMEOUT);
+                    assertThat(x.endNanos() - x.intendedStartNanos()).isLessThan(450_000_000L);
+                }
+            }
+        }
+    }
+
+    @Test
+    void burstScenarioDegradesTheTierAndRecovers() throws Exception {
+        Path repo = Path.of(System.getProperty("latencylab.repo.dir", ".."));
+        RunSpec spec = StepCatalog.loader().load(repo.resolve("sample-data/scenarios/load-burst-tiers.yaml"));
+        RunResult run = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(90));
+        assertThat(run.status()).as("failure: %s", run.failure()).isEqualTo(RunResult.Status.COMPLETED);
+        LoadResult r = (LoadResult) run.steps().get(0).result();
+        List<LoadSecond> s = r.seconds();
+        // before the burst (seconds 2-3, after the 2 s warmup), at its end (6-9), and well after it (16-19)
+        assertThat(tiers(s, 2, 4)).containsOnly("Tier-1");
+        assertThat(worst(s, 6, 10)).isGreaterThanOrEqualTo(3);
+        assertThat(tiers(s, 16, 20)).containsOnly("Tier-1");
+        LoadTotals t = r.totals();
+        assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
+        // requests.jsonl has every request exactly once
+        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RequestLog.FILE_NAME));
+        assertThat(logged).hasSize((int) t.sent());
+        assertThat(logged.stream().map(RequestRecord::id).distinct().count()).isEqualTo(t.sent());
+        assertThat(dir.resolve("run").resolve("load.ttft.hlog")).isNotEmptyFile();
+    }
+
+    private static List<String> tiers(List<LoadSecond> s, int from, int to) {
+        return s.subList(from, to).stream().map(LoadSecond::tier).toList();
+    }
+
+    private static int worst(List<LoadSecond> s, int from, int to) {
+        return s.subList(from, to).stream().map(LoadSecond::tier)
+                .mapToInt(x -> x == null ? -1 : Integer.parseInt(x.substring("Tier-".length()))).max().orElse(-1);
+    }
+}
