@@ -106,12 +106,17 @@ public final class DesktopTool {
         AtomicLong last = new AtomicLong();
         AtomicLong maxGap = new AtomicLong();
         AtomicLong pulses = new AtomicLong();
+        java.util.List<long[]> gaps = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        long origin = System.nanoTime();
         AnimationTimer monitor = new AnimationTimer() {
             @Override
             public void handle(long now) {
                 long prev = last.getAndSet(now);
                 if (prev != 0) {
                     maxGap.accumulateAndGet(now - prev, Math::max);
+                    if (now - prev > 100_000_000L) {
+                        gaps.add(new long[]{(prev - origin) / 1_000_000, (now - prev) / 1_000_000});
+                    }
                 }
                 pulses.incrementAndGet();
             }
@@ -136,6 +141,10 @@ public final class DesktopTool {
         int requests = n.get();
         System.out.printf("requests %d in %.1f s (%.0f req/s); pulses %d; longest pulse gap %.1f ms%n", requests,
                 seconds, requests / seconds, pulses.get(), maxGap.get() / 1e6);
+        synchronized (gaps) {
+            gaps.forEach(g -> System.out.printf("gap > 100 ms: %d ms long, starting %d ms after the monitor%n", g[1],
+                    g[0]));
+        }
     }
 
 }
