@@ -1,0 +1,83 @@
+package org.latencylab.app.ui;
+
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.scene.Node;
+import javafx.scene.control.Control;
+import javafx.scene.control.Label;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.SpinnerValueFactory;
+import javafx.scene.control.Tooltip;
+import javafx.util.Duration;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Small builders for form controls shared by the views: integer spinners bound to view-model properties, labels
+ * with tooltips. Keeps strong references to the adapter properties of bidirectional bindings (JavaFX holds them
+ * weakly). Use on the JavaFX thread; one instance per view.
+ */
+public final class Controls {
+    private final List<Object> keep = new ArrayList<>();
+
+    /**
+     * @param p    the view-model property
+     * @param min  smallest value
+     * @param max  largest value
+     * @param step arrow step
+     * @param id   node id (for tests), or null
+     * @param help tooltip text
+     * @return an editable spinner bound both ways to {@code p}
+     */
+    public Spinner<Integer> intSpinner(IntegerProperty p, int min, int max, int step, String id, String help) {
+        Spinner<Integer> s = new Spinner<>(new SpinnerValueFactory.IntegerSpinnerValueFactory(min, max, p.get(), step));
+        s.setEditable(true);
+        ObjectProperty<Integer> boxed = p.asObject();
+        keep.add(boxed);
+        s.getValueFactory().valueProperty().bindBidirectional(boxed);
+        s.setPrefWidth(110);
+        if (id != null) {
+            s.setId(id);
+        }
+        tooltip(s, help);
+        // commit typed text when focus leaves, not only on Enter
+        s.focusedProperty().addListener((o, a, focused) -> {
+            if (!focused) {
+                try {
+                    s.increment(0);
+                } catch (RuntimeException ignored) {
+                    s.getEditor().setText(String.valueOf(s.getValue()));
+                }
+            }
+        });
+        return s;
+    }
+
+    /** @param text label text @param help tooltip @return a label with the tooltip */
+    public static Label label(String text, String help) {
+        Label l = new Label(text);
+        if (help != null) {
+            l.setTooltip(tip(help));
+        }
+        return l;
+    }
+
+    /** @param n a control @param help tooltip text @param <T> node type @return the node */
+    public static <T extends Node> T tooltip(T n, String help) {
+        if (help != null && n instanceof Control c) {
+            c.setTooltip(tip(help));
+        }
+        return n;
+    }
+
+    /** @param text text @return a wrapping tooltip shown after 300 ms */
+    public static Tooltip tip(String text) {
+        Tooltip t = new Tooltip(text);
+        t.setWrapText(true);
+        t.setMaxWidth(420);
+        t.setShowDelay(Duration.millis(300));
+        t.setShowDuration(Duration.seconds(30));
+        return t;
+    }
+}

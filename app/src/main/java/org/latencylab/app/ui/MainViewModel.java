@@ -1,0 +1,225 @@
+package org.latencylab.app.ui;
+
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleObjectProperty;
+import org.latencylab.app.ui.background.UiExecutor;
+import org.latencylab.app.ui.endpoint.EndpointsViewModel;
+import org.latencylab.app.ui.experiment.ExperimentViewModel;
+import org.latencylab.app.ui.history.CompareViewModel;
+import org.latencylab.app.ui.history.HistoryViewModel;
+import org.latencylab.app.ui.history.RunEntry;
+import org.latencylab.app.ui.history.RunStore;
+import org.latencylab.app.ui.results.ResultsViewModel;
+import org.latencylab.app.ui.run.RunViewModel;
+import org.latencylab.app.ui.settings.AppDirectories;
+import org.latencylab.app.ui.settings.AppSettings;
+import org.latencylab.app.ui.settings.SettingsStore;
+import org.latencylab.app.ui.settings.SettingsViewModel;
+import org.latencylab.app.ui.settings.Theme;
+import org.latencylab.engine.experiment.RunSpec;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The window's state: owns the view models of every part, loads and saves the settings, starts runs. Holds no
+ * JavaFX nodes. Not thread-safe: call it on the UI thread (disk and network work goes through the
+ * {@link UiExecutor}).
+ */
+public final class MainViewModel {
+    private final UiExecutor executor;
+    private final AppDirectories dirs;
+    private final SettingsStore store;
+    private final EndpointsViewModel endpoints;
+    private final ExperimentViewModel experiment = new ExperimentViewModel();
+    private final ResultsViewModel results;
+    private final RunViewModel run;
+    private final HistoryViewModel history;
+    private final CompareViewModel compare;
+    private final SettingsViewModel settingsVm;
+    private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>(Theme.LIGHT);
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private AppSettings settings = AppSettings.DEFAULTS;
+    private boolean loaded;
+
+    /**
+     * @param executor  background work and UI hand-off
+     * @param dirs      config and data folders
+     * @param launcher  starts runs (the engine in the app)
+     * @param env       environment lookup (API key preview)
+     * @param profiles  built-in simulator profiles
+     */
+    public MainViewModel(UiExecutor executor, AppDirectories dirs, RunViewModel.RunLauncher launcher,
+                         Function<String, String> env, List<String> profiles) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.dirs = Objects.requireNonNull(dirs, "dirs");
+        this.store = SettingsStore.at(dirs.settingsFile());
+        this.endpoints = new EndpointsViewModel(executor, env, profiles);
+        this.results = new ResultsViewModel(executor);
+        this.run = new RunViewModel(executor, launcher, results);
+        this.history = new HistoryViewModel(executor, new RunStore(dirs.runsDir()));
+        this.compare = new CompareViewModel(executor);
+        this.settingsVm = new SettingsViewModel();
+        run.setOnFinished(r -> history.refresh());
+        history.setOnOpen((RunEntry e, List<org.latencylab.engine.api.RequestRecord> recs) ->
+                results.show(e.title() + " · " + e.endpoint(), recs, settings.statsSettings()));
+        theme.addListener((o, a, b) -> save());
+        endpoints.setOnChange(this::save);
+    }
+
+    /**
+     * Applies settings read elsewhere (the app reads them before the window opens, off the UI thread).
+     *
+     * @param loadedSettings the settings and an optional message (e.g. a corrupt file was moved aside)
+     */
+    public void apply(SettingsStore.Loaded loadedSettings) {
+        loaded = false;
+        settings = loadedSettings.settings();
+        endpoints.load(settings);
+        experiment.fromDraft(settings.lastExperiment());
+        theme.set(Theme.fromId(settings.theme()));
+        settingsVm.load(settings, dirs.dataDir());
+        history.setStore(new RunStore(runsDir()));
+        if (loadedSettings.message() != null) {
+            message.set(loadedSettings.message());
+        }
+        loaded = true;
+    }
+
+    /** Reads the settings in the background, then applies them. */
+    public void loadSettings() {
+        executor.submit("load settings", store::load, this::apply, message::set);
+    }
+
+    /**
+     * @return the folder run directories go to: {@code -Dlatencylab.data.dir} when given, else the settings' data
+     *         folder, else the OS data folder; always {@code <data>/runs}
+     */
+    public Path runsDir() {
+        return dirs.dataDirFixed() || settings.dataDir() == null ? dirs.runsDir()
+                : Path.of(settings.dataDir()).resolve("runs");
+    }
+
+    /** Collects the state of every part into the settings and writes them in the background. */
+    public void save() {
+        if (!loaded) {
+            return;
+        }
+        settings = endpoints.storeInto(settings).withTheme(theme.get()).withLastExperiment(experiment.toDraft());
+        AppSettings snapshot = settings;
+        executor.submit("save settings", () -> {
+            store.save(snapshot);
+            return snapshot;
+        }, s -> { }, message::set);
+    }
+
+    /**
+     * Applies the settings form (tier table, SLO, data folder) and saves.
+     *
+     * @return true when the form was valid; otherwise {@link SettingsViewModel#messageProperty()} says why
+     */
+    public boolean applySettingsForm() {
+        AppSettings next = settingsVm.applyTo(settings);
+        if (next == null) {
+            return false;
+        }
+        Path oldRuns = runsDir();
+        settings = next;
+        save();
+        if (!oldRuns.equals(runsDir())) {
+            history.setStore(new RunStore(runsDir()));
+        }
+        return true;
+    }
+
+    /** Starts a run of the experiment form against the selected endpoint; a form error goes to the message. */
+    public void startRun() {
+        if (run.runningProperty().get()) {
+            return;
+        }
+        RunSpec spec;
+        try {
+            spec = experiment.runSpec(experiment.suggestedName(), endpoints.target(), settings.statsSettings());
+        } catch (IllegalArgumentException e) {
+            message.set("cannot start: " + e.getMessage());
+            return;
+        }
+        message.set("");
+        save();
+        run.start(spec, runsDir());
+    }
+
+    /**
+     * Compares two saved runs.
+     *
+     * @param a baseline
+     * @param b other
+     */
+    public void compare(RunEntry a, RunEntry b) {
+        compare.compare(history.store(), a, b, settings.statsSettings());
+    }
+
+    /** @return the current settings */
+    public AppSettings settings() {
+        return settings;
+    }
+
+    /** @return the folders */
+    public AppDirectories directories() {
+        return dirs;
+    }
+
+    /** @return endpoint list and editor */
+    public EndpointsViewModel endpoints() {
+        return endpoints;
+    }
+
+    /** @return experiment form */
+    public ExperimentViewModel experiment() {
+        return experiment;
+    }
+
+    /** @return results of the run on screen */
+    public ResultsViewModel results() {
+        return results;
+    }
+
+    /** @return run control */
+    public RunViewModel run() {
+        return run;
+    }
+
+    /** @return saved runs */
+    public HistoryViewModel history() {
+        return history;
+    }
+
+    /** @return the comparison of two runs */
+    public CompareViewModel compare() {
+        return compare;
+    }
+
+    /** @return the settings form */
+    public SettingsViewModel settingsForm() {
+        return settingsVm;
+    }
+
+    /** @return light or dark */
+    public ObjectProperty<Theme> themeProperty() {
+        return theme;
+    }
+
+    /** @param text a message for the status bar (export done, an error) */
+    public void showMessage(String text) {
+        message.set(text);
+    }
+
+    /** @return the last message for the status bar */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+}

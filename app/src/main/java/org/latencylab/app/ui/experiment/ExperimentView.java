@@ -1,0 +1,117 @@
+package org.latencylab.app.ui.experiment;
+
+import javafx.geometry.Insets;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.ComboBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.RadioButton;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TitledPane;
+import javafx.scene.control.ToggleGroup;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import org.latencylab.app.ui.Controls;
+
+/**
+ * The experiment form: probe or context sweep, each with only the settings the engine honours. Build and use on
+ * the JavaFX thread.
+ */
+public final class ExperimentView {
+    private final VBox root;
+
+    /** @param vm the experiment view model */
+    public ExperimentView(ExperimentViewModel vm) {
+        Controls c = new Controls();
+        ToggleGroup kind = new ToggleGroup();
+        RadioButton probe = new RadioButton("Probe");
+        probe.setId("kindProbe");
+        probe.setToggleGroup(kind);
+        probe.setTooltip(Controls.tip("N requests at fixed concurrency (closed loop): percentiles of TTFT, TPOT, ITL"
+                + " and E2E, SLO compliance and the latency tier"));
+        RadioButton sweep = new RadioButton("Context sweep");
+        sweep.setId("kindSweep");
+        sweep.setToggleGroup(kind);
+        sweep.setTooltip(Controls.tip("Prompts of exactly the chosen token lengths; fits P50 TTFT = a · n^α with α's"
+                + " 95 % interval and R²"));
+        kind.selectToggle(vm.kindProperty().get() == ExperimentViewModel.Kind.SWEEP ? sweep : probe);
+        kind.selectedToggleProperty().addListener((o, a, b) -> vm.kindProperty().set(
+                b == sweep ? ExperimentViewModel.Kind.SWEEP : ExperimentViewModel.Kind.PROBE));
+        vm.kindProperty().addListener((o, a, b) -> kind.selectToggle(b == ExperimentViewModel.Kind.SWEEP ? sweep : probe));
+
+        GridPane common = grid();
+        common.addRow(0, Controls.label("Concurrency", "Requests in flight at once"),
+                c.intSpinner(vm.concurrencyProperty(), 1, 1024, 1, "concurrency", "Requests in flight at once"));
+        CheckBox cold = new CheckBox("Cold prompts (unique prefix per request)");
+        cold.selectedProperty().bindBidirectional(vm.coldProperty());
+        cold.setTooltip(Controls.tip("Each request gets a unique prefix so no server prefix (KV) cache helps;"
+                + " off = warm: the same prompt text per length"));
+        ComboBox<String> tokenizer = new ComboBox<>();
+        tokenizer.getItems().setAll(ExperimentViewModel.TOKENIZERS);
+        tokenizer.valueProperty().bindBidirectional(vm.tokenizerProperty());
+        tokenizer.setTooltip(Controls.tip("Tokenizer (jtokkit encoding) that sizes prompts and counts output tokens"
+                + " when the server reports no usage"));
+        common.addRow(1, new Label(""), cold);
+        common.addRow(2, Controls.label("Tokenizer", null), tokenizer);
+
+        GridPane p = grid();
+        p.addRow(0, Controls.label("Requests", null), c.intSpinner(vm.requestsProperty(), 1, 1_000_000, 10,
+                "requests", "Number of measured requests"));
+        p.addRow(1, Controls.label("Prompt tokens", null), c.intSpinner(vm.promptTokensProperty(), 1, 1_000_000, 64,
+                "promptTokens", "Prompt length in tokens"));
+        p.addRow(2, Controls.label("Max output tokens", null), c.intSpinner(vm.maxOutputTokensProperty(), 1, 100_000,
+                16, "maxOutputTokens", "max_tokens of each request"));
+        CheckBox stream = new CheckBox("Stream (SSE)");
+        stream.selectedProperty().bindBidirectional(vm.streamProperty());
+        p.addRow(3, new Label(""), stream);
+        TitledPane probePane = new TitledPane("Probe", p);
+        probePane.setCollapsible(false);
+        probePane.visibleProperty().bind(probe.selectedProperty());
+        probePane.managedProperty().bind(probe.selectedProperty());
+
+        GridPane s = grid();
+        HBox lengths = new HBox(10);
+        String[] ids = {"len2k", "len8k", "len32k"};
+        for (int i = 0; i < ExperimentViewModel.PRESET_LENGTHS.size(); i++) {
+            int n = ExperimentViewModel.PRESET_LENGTHS.get(i);
+            CheckBox box = new CheckBox((n / 1024) + "k");
+            box.setId(ids[i]);
+            box.selectedProperty().bindBidirectional(vm.presetCheckedProperty(i));
+            box.setTooltip(Controls.tip(n + " prompt tokens"));
+            lengths.getChildren().add(box);
+        }
+        TextField custom = new TextField();
+        custom.setId("customLengths");
+        custom.setPromptText("e.g. 4k, 16384");
+        custom.textProperty().bindBidirectional(vm.customLengthsProperty());
+        custom.setTooltip(Controls.tip("More prompt lengths in tokens, comma-separated; 4k = 4096"));
+        s.addRow(0, Controls.label("Context lengths", null), lengths);
+        s.addRow(1, Controls.label("Custom lengths", null), custom);
+        s.addRow(2, Controls.label("Requests per length", null), c.intSpinner(vm.requestsPerLengthProperty(), 1,
+                100_000, 5, "requestsPerLength", "Requests sent at each length"));
+        TitledPane sweepPane = new TitledPane("Context sweep", s);
+        sweepPane.setCollapsible(false);
+        sweepPane.visibleProperty().bind(sweep.selectedProperty());
+        sweepPane.managedProperty().bind(sweep.selectedProperty());
+
+        Label hint = new Label("Run with Ctrl+R; cancel with Esc. Results appear live in the Results tab.");
+        root = new VBox(10, new HBox(16, probe, sweep), common, probePane, sweepPane, hint);
+        root.setPadding(new Insets(12));
+    }
+
+    private static GridPane grid() {
+        GridPane g = new GridPane();
+        g.setHgap(8);
+        g.setVgap(6);
+        javafx.scene.layout.ColumnConstraints c0 = new javafx.scene.layout.ColumnConstraints();
+        c0.setMinWidth(150);
+        g.getColumnConstraints().add(c0);
+        return g;
+    }
+
+    /** @return the root node */
+    public Region root() {
+        return root;
+    }
+}

@@ -1,0 +1,113 @@
+package org.latencylab.app.ui.history;
+
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.SelectionMode;
+import javafx.scene.control.TextInputDialog;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.VBox;
+import org.latencylab.app.ui.Controls;
+
+import java.util.List;
+import java.util.function.BiConsumer;
+
+/**
+ * The history list in the side bar: open (double-click or Enter), rename, delete, compare two selected runs.
+ * Build and use on the JavaFX thread.
+ */
+public final class HistoryView {
+    private final VBox root;
+    private final ListView<RunEntry> list;
+
+    /**
+     * @param vm        history view model
+     * @param onCompare called with two selected runs (baseline first)
+     */
+    public HistoryView(HistoryViewModel vm, BiConsumer<RunEntry, RunEntry> onCompare) {
+        list = new ListView<>(vm.runs());
+        list.setId("historyList");
+        list.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
+        list.setPlaceholder(new Label("No saved runs yet"));
+        list.setOnMouseClicked(e -> {
+            if (e.getClickCount() == 2 && list.getSelectionModel().getSelectedItem() != null) {
+                vm.open(list.getSelectionModel().getSelectedItem());
+            }
+        });
+        list.setOnKeyPressed(e -> {
+            RunEntry sel = list.getSelectionModel().getSelectedItem();
+            if (sel == null) {
+                return;
+            }
+            switch (e.getCode()) {
+                case ENTER -> vm.open(sel);
+                case DELETE -> vm.delete(sel);
+                case F2 -> rename(vm, sel);
+                default -> { }
+            }
+        });
+        Button open = new Button("Open");
+        open.setTooltip(Controls.tip("Reopen the selected run in Results (Enter, or double-click)"));
+        open.setOnAction(e -> {
+            RunEntry sel = list.getSelectionModel().getSelectedItem();
+            if (sel != null) {
+                vm.open(sel);
+            }
+        });
+        Button rename = new Button("Rename");
+        rename.setTooltip(Controls.tip("Give the selected run a title (F2)"));
+        rename.setOnAction(e -> {
+            RunEntry sel = list.getSelectionModel().getSelectedItem();
+            if (sel != null) {
+                rename(vm, sel);
+            }
+        });
+        Button delete = new Button("Delete");
+        delete.setTooltip(Controls.tip("Delete the selected run and its files (Delete)"));
+        delete.setOnAction(e -> {
+            RunEntry sel = list.getSelectionModel().getSelectedItem();
+            if (sel != null) {
+                vm.delete(sel);
+            }
+        });
+        Button compare = new Button("Compare");
+        compare.setTooltip(Controls.tip("Select two runs (Ctrl+click), then compare them side by side (Ctrl+D)"));
+        compare.setOnAction(e -> compareSelected(onCompare));
+        Label head = new Label("History");
+        head.getStyleClass().add("title-4");
+        Label msg = new Label();
+        msg.textProperty().bind(vm.messageProperty());
+        msg.setWrapText(true);
+        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(4, 4, open, rename, delete, compare);
+        root = new VBox(4, head, list, buttons, msg);
+        VBox.setVgrow(list, Priority.ALWAYS);
+        root.setPadding(new Insets(6));
+    }
+
+    /** @param onCompare receives the two selected runs, when exactly two are selected */
+    public void compareSelected(BiConsumer<RunEntry, RunEntry> onCompare) {
+        List<RunEntry> sel = List.copyOf(list.getSelectionModel().getSelectedItems());
+        if (sel.size() == 2) {
+            onCompare.accept(sel.get(1), sel.get(0));
+        }
+    }
+
+    private static void rename(HistoryViewModel vm, RunEntry e) {
+        TextInputDialog d = new TextInputDialog(e.title());
+        d.setTitle("Rename run");
+        d.setHeaderText("New title for " + e.directory().getFileName());
+        d.showAndWait().filter(t -> !t.isBlank()).ifPresent(t -> vm.rename(e, t));
+    }
+
+    /** @return the list */
+    public ListView<RunEntry> list() {
+        return list;
+    }
+
+    /** @return the root node */
+    public Region root() {
+        return root;
+    }
+}

@@ -1,0 +1,158 @@
+package org.latencylab.app.ui.history;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.results.RunFiles;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * The run directories under one folder. Blocking (disk): call it off the UI thread. Thread-safe (no state besides
+ * the folder; concurrent renames of the same run are last-writer-wins).
+ */
+public final class RunStore {
+    /** File with the app's own data about a run (its title); the engine's files are never modified. */
+    public static final String APP_JSON = "app.json";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Path runsDir;
+
+    /** @param runsDir folder holding run directories (need not exist yet) */
+    public RunStore(Path runsDir) {
+        this.runsDir = Objects.requireNonNull(runsDir, "runsDir");
+    }
+
+    /** @return the folder */
+    public Path runsDir() {
+        return runsDir;
+    }
+
+    /**
+     * @return every directory with a readable {@code run.json}, newest first; unreadable ones are skipped
+     * @throws UncheckedIOException when the folder exists but cannot be listed
+     */
+    public List<RunEntry> list() {
+        if (!Files.isDirectory(runsDir)) {
+            return List.of();
+        }
+        List<RunEntry> out = new ArrayList<>();
+        try (Stream<Path> s = Files.list(runsDir)) {
+            for (Path dir : s.filter(Files::isDirectory).toList()) {
+                RunEntry e = read(dir);
+                if (e != null) {
+                    out.add(e);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + runsDir + ": " + e.getMessage(), e);
+        }
+        out.sort(Comparator.comparing((RunEntry e) -> e.startedAt() == null ? Instant.EPOCH : e.startedAt())
+                .reversed().thenComparing(e -> e.directory().getFileName().toString(), Comparator.reverseOrder()));
+        return out;
+    }
+
+    /**
+     * @param dir a run directory
+     * @return its entry, or null when it has no readable {@code run.json}
+     */
+    public RunEntry read(Path dir) {
+        Path runJson = dir.resolve(RunFiles.RUN_JSON);
+        if (!Files.isRegularFile(runJson)) {
+            return null;
+        }
+        try {
+            JsonNode n = JSON.readTree(runJson.toFile());
+            String name = n.path("name").asText(dir.getFileName().toString());
+            String title = name;
+            Path app = dir.resolve(APP_JSON);
+            if (Files.isRegularFile(app)) {
+                String t = JSON.readTree(app.toFile()).path("title").asText("");
+                if (!t.isBlank()) {
+                    title = t;
+                }
+            }
+            Instant started = null;
+            try {
+                started = Instant.parse(n.path("started_at").asText(""));
+            } catch (java.time.format.DateTimeParseException ignored) {
+                // unknown start: sorted last
+            }
+            List<String> kinds = new ArrayList<>();
+            for (JsonNode ex : n.path("spec").path("experiments")) {
+                kinds.add(ex.path("type").asText("?"));
+            }
+            if (kinds.isEmpty()) {
+                for (JsonNode st : n.path("steps")) {
+                    kinds.add(st.path("type").asText("?"));
+                }
+            }
+            return new RunEntry(dir, title, name, n.path("status").asText("unknown"), started,
+                    n.path("endpoint").asText(""), String.join("+", kinds));
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Reads every request of a run ({@code requests.jsonl}; a torn last line is skipped by the engine's reader).
+     *
+     * @param dir run directory
+     * @return the records, possibly empty
+     */
+    public List<RequestRecord> records(Path dir) {
+        Path log = dir.resolve(RequestLog.FILE_NAME);
+        return Files.isRegularFile(log) ? RequestLog.read(log) : List.of();
+    }
+
+    /**
+     * Sets a run's display title (kept in {@value #APP_JSON}).
+     *
+     * @param dir   run directory
+     * @param title new title; not blank
+     * @throws IllegalArgumentException when the title is blank
+     * @throws UncheckedIOException     when the file cannot be written
+     */
+    public void rename(Path dir, String title) {
+        if (title == null || title.isBlank()) {
+            throw new IllegalArgumentException("a run title must not be blank");
+        }
+        ObjectNode o = JSON.createObjectNode();
+        o.put("title", title.strip());
+        try {
+            JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve(APP_JSON).toFile(), o);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + dir.resolve(APP_JSON) + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Deletes a run directory and everything in it.
+     *
+     * @param dir run directory; must be inside this store's folder
+     * @throws IllegalArgumentException when {@code dir} is not directly inside the runs folder
+     * @throws UncheckedIOException     when a file cannot be deleted
+     */
+    public void delete(Path dir) {
+        if (!Objects.equals(dir.toAbsolutePath().normalize().getParent(), runsDir.toAbsolutePath().normalize())) {
+            throw new IllegalArgumentException(dir + " is not a run directory of " + runsDir);
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package org.latencylab.app.ui.results;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Definitions of the metrics and terms the window shows, word for word the engine's (package documentation of
+ * {@code org.latencylab.engine.api} and DESIGN.md), for tooltips and the summary table. Thread-safe (immutable).
+ */
+public final class MetricGlossary {
+    private static final Map<String, String> TERMS = new LinkedHashMap<>();
+
+    static {
+        TERMS.put("ttft", "TTFT (time to first token): send → the first event that carries generated text of any kind"
+                + " (answer, reasoning, tool-call arguments). Role-only events, empty strings, SSE comments, pings and"
+                + " usage-only events do not count.");
+        TERMS.put("time_to_first_content", "Time to first answer text: send → first non-reasoning answer text.");
+        TERMS.put("ttfb", "TTFB (time to first byte): send → response headers received.");
+        TERMS.put("e2e", "E2E (end-to-end latency): send → end of the stream (end marker or close).");
+        TERMS.put("tpot", "TPOT (time per output token): (E2E − TTFT) / (output tokens − 1).");
+        TERMS.put("itl", "ITL (inter-token latency): gaps between consecutive token-bearing events.");
+        TERMS.put("itl_per_token", "ITL per token: each gap between consecutive token-bearing events divided by the"
+                + " number of tokens the later event carries.");
+        TERMS.put("ttft_from_intended", "TTFT from the intended start: when the schedule wanted the request to start"
+                + " → first token; includes queueing inside the client (coordinated omission is not hidden).");
+        TERMS.put("e2e_from_intended", "E2E from the intended start: intended start → end of stream.");
+        TERMS.put("dispatch_lag", "Dispatch lag: actual send minus intended start.");
+        TERMS.put("tier", "Tier: judged on the P95 of the chosen metric (TTFT by default). Default table: Tier-0 ≤ 80 ms,"
+                + " Tier-1 ≤ 300 ms, Tier-2 ≤ 1.2 s, Tier-3 ≤ 4.5 s, Tier-4 above (editable in Settings).");
+        TERMS.put("slo", "SLO (service-level objective): at least P % of requests have the metric ≤ the threshold;"
+                + " the compliance rate is met / judged, where failed requests count as not met.");
+        TERMS.put("goodput", "Goodput: requests that succeeded and met every SLO, per second of wall time.");
+        TERMS.put("interval", "Each percentile is shown with its 95 % distribution-free (order-statistic) confidence"
+                + " interval; a percentile marked * has fewer than 10 samples expected above it.");
+    }
+
+    private MetricGlossary() {
+    }
+
+    /**
+     * @param term a metric id ({@code ttft}, {@code e2e}, …) or {@code tier}, {@code slo}, {@code goodput}
+     * @return its definition, or the term itself when unknown
+     */
+    public static String define(String term) {
+        return TERMS.getOrDefault(term, term);
+    }
+
+    /** @return every term and its definition, in display order */
+    public static Map<String, String> all() {
+        return java.util.Collections.unmodifiableMap(TERMS);
+    }
+
+    /**
+     * @param metric a metric id
+     * @return its display name, e.g. {@code TTFT}, {@code Time to first answer}
+     */
+    public static String displayName(String metric) {
+        return switch (metric) {
+            case "ttft" -> "TTFT";
+            case "time_to_first_content" -> "Time to first answer";
+            case "ttfb" -> "TTFB";
+            case "e2e" -> "E2E";
+            case "tpot" -> "TPOT";
+            case "itl" -> "ITL";
+            case "itl_per_token" -> "ITL per token";
+            case "ttft_from_intended" -> "TTFT from intended";
+            case "e2e_from_intended" -> "E2E from intended";
+            case "dispatch_lag" -> "Dispatch lag";
+            default -> metric;
+        };
+    }
+}

@@ -1,0 +1,254 @@
+package org.latencylab.app.ui.results;
+
+import io.fair_acc.chartfx.XYChart;
+import javafx.geometry.Insets;
+import javafx.geometry.Orientation;
+import javafx.scene.control.ChoiceBox;
+import javafx.scene.control.ContextMenu;
+import javafx.scene.control.Label;
+import javafx.scene.control.ListView;
+import javafx.scene.control.MenuItem;
+import javafx.scene.control.SplitPane;
+import javafx.scene.control.TableCell;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableRow;
+import javafx.scene.control.TableView;
+import javafx.scene.control.Tooltip;
+import javafx.scene.input.Clipboard;
+import javafx.scene.input.ClipboardContent;
+import javafx.scene.layout.BorderPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.Priority;
+import javafx.scene.layout.Region;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.util.Duration;
+import org.latencylab.charts.CdfChart;
+import org.latencylab.charts.ChartTheme;
+import org.latencylab.charts.PowerLawChart;
+import org.latencylab.charts.TimeSeriesChart;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The results tab: a header (title, tier badge, SLO, counts), three live charts (TTFT/E2E CDF with a
+ * probability/percentile axis choice, TTFT over time with tier bands, the sweep with its fitted power law and band)
+ * and the summary table with a definition on every metric. Right-click a chart to export it or copy it as an
+ * image. Build and use on the JavaFX thread.
+ */
+public final class ResultsView {
+    private final ResultsViewModel vm;
+    private final BorderPane root = new BorderPane();
+    private final StackPane cdfHolder = new StackPane();
+    private final ChoiceBox<CdfChart.YScale> yScale = new ChoiceBox<>();
+    private final Map<ResultCharts.Kind, XYChart> charts = new EnumMap<>(ResultCharts.Kind.class);
+    private final Label tierBadge = new Label();
+    private CdfChart cdf;
+    private TimeSeriesChart time;
+    private PowerLawChart sweep;
+    private ChartTheme theme = ChartTheme.LIGHT;
+    private ChartActions actions = kind -> { };
+
+    /** What the context menu of a chart does (the main window supplies export and copy). */
+    @FunctionalInterface
+    public interface ChartActions {
+        /** @param kind the chart to export as PNG (asks for size and file) */
+        void export(ResultCharts.Kind kind);
+    }
+
+    /** @param vm the results view model */
+    public ResultsView(ResultsViewModel vm) {
+        this.vm = vm;
+        Label title = new Label();
+        title.textProperty().bind(vm.titleProperty());
+        title.getStyleClass().add("title-4");
+        tierBadge.textProperty().bind(vm.tierProperty());
+        tierBadge.getStyleClass().addAll("tier-badge");
+        tierBadge.setId("tierBadge");
+        tierBadge.setTooltip(tip(MetricGlossary.define("tier")));
+        Label slo = new Label();
+        slo.textProperty().bind(vm.sloProperty());
+        slo.setTooltip(tip(MetricGlossary.define("slo")));
+        Label errors = new Label();
+        errors.textProperty().bind(vm.errorsProperty());
+        errors.setId("errorCounts");
+        Label fit = new Label();
+        fit.textProperty().bind(vm.fitProperty());
+        fit.setId("fitText");
+        yScale.getItems().setAll(CdfChart.YScale.values());
+        yScale.setValue(CdfChart.YScale.PROBABILITY);
+        yScale.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(CdfChart.YScale s) {
+                return s == CdfChart.YScale.PERCENTILE ? "Percentile axis (nines)" : "Probability axis (%)";
+            }
+
+            @Override
+            public CdfChart.YScale fromString(String s) {
+                return null;
+            }
+        });
+        yScale.setTooltip(tip("Percentile axis: P50, P90, P99, P99.9 evenly spaced so the tail is visible"));
+        yScale.valueProperty().addListener((o, a, b) -> rebuildCdf());
+        HBox header = new HBox(12, title, tierBadge, slo, errors);
+        header.setPadding(new Insets(6, 8, 2, 8));
+        HBox.setHgrow(errors, Priority.NEVER);
+        HBox sub = new HBox(12, new Label("CDF:"), yScale, fit);
+        sub.setPadding(new Insets(0, 8, 4, 8));
+        VBox top = new VBox(header, sub);
+        root.setTop(top);
+
+        time = ResultCharts.timeSeries(theme);
+        sweep = ResultCharts.sweep(theme);
+        charts.put(ResultCharts.Kind.TIME, time.chart());
+        charts.put(ResultCharts.Kind.SWEEP, sweep.chart());
+        rebuildCdf();
+        GridPane grid = new GridPane();
+        grid.setHgap(4);
+        grid.setVgap(4);
+        grid.add(withMenu(cdfHolder, ResultCharts.Kind.CDF), 0, 0);
+        grid.add(withMenu(time.chart(), ResultCharts.Kind.TIME), 1, 0);
+        grid.add(withMenu(sweep.chart(), ResultCharts.Kind.SWEEP), 2, 0);
+        for (int i = 0; i < 3; i++) {
+            javafx.scene.layout.ColumnConstraints cc = new javafx.scene.layout.ColumnConstraints();
+            cc.setPercentWidth(100.0 / 3);
+            cc.setHgrow(Priority.ALWAYS);
+            grid.getColumnConstraints().add(cc);
+        }
+        javafx.scene.layout.RowConstraints rc = new javafx.scene.layout.RowConstraints();
+        rc.setVgrow(Priority.ALWAYS);
+        grid.getRowConstraints().add(rc);
+        grid.setMinHeight(220);
+
+        TableView<SummaryRow> table = summaryTable(vm);
+        ListView<String> notices = new ListView<>(vm.notices());
+        notices.setPrefHeight(48);
+        notices.setPlaceholder(new Label("No notices"));
+        VBox bottom = new VBox(4, table, notices);
+        VBox.setVgrow(table, Priority.ALWAYS);
+        SplitPane split = new SplitPane(grid, bottom);
+        split.setOrientation(Orientation.VERTICAL);
+        split.setDividerPositions(0.58);
+        root.setCenter(split);
+        vm.dataProperty().addListener((o, a, d) -> redraw(d));
+    }
+
+    private Region withMenu(Region chart, ResultCharts.Kind kind) {
+        MenuItem export = new MenuItem("Export PNG…");
+        export.setOnAction(e -> actions.export(kind));
+        MenuItem copy = new MenuItem("Copy as image");
+        copy.setOnAction(e -> copyAsImage(kind));
+        ContextMenu menu = new ContextMenu(export, copy);
+        chart.setOnContextMenuRequested(e -> menu.show(chart, e.getScreenX(), e.getScreenY()));
+        chart.setMinSize(150, 150);
+        return chart;
+    }
+
+    private void rebuildCdf() {
+        cdf = ResultCharts.cdf(yScale.getValue(), theme);
+        charts.put(ResultCharts.Kind.CDF, cdf.chart());
+        cdfHolder.getChildren().setAll(cdf.chart());
+        ResultCharts.fill(cdf, vm.dataProperty().get());
+    }
+
+    private void redraw(ResultData d) {
+        ResultCharts.fill(cdf, d);
+        ResultCharts.fill(time, d, vm.stats());
+        ResultCharts.fill(sweep, d);
+    }
+
+    /** @param t chart theme (light or dark) applied to every chart */
+    public void setTheme(ChartTheme t) {
+        theme = t;
+        charts.values().forEach(t::apply);
+    }
+
+    /** @return the theme in use */
+    public ChartTheme theme() {
+        return theme;
+    }
+
+    /** @param a what "Export PNG…" does */
+    public void setChartActions(ChartActions a) {
+        actions = a;
+    }
+
+    /** @param kind a chart @return the live chart of that kind */
+    public XYChart chart(ResultCharts.Kind kind) {
+        return charts.get(kind);
+    }
+
+    /** @return the CDF y scale chosen */
+    public CdfChart.YScale cdfScale() {
+        return yScale.getValue();
+    }
+
+    /** @param kind chart to put on the clipboard as an image (a snapshot of the chart as shown) */
+    public void copyAsImage(ResultCharts.Kind kind) {
+        XYChart c = charts.get(kind);
+        ClipboardContent content = new ClipboardContent();
+        content.putImage(c.snapshot(null, null));
+        Clipboard.getSystemClipboard().setContent(content);
+    }
+
+    /** @return the root node */
+    public Region root() {
+        return root;
+    }
+
+    private static TableView<SummaryRow> summaryTable(ResultsViewModel vm) {
+        TableView<SummaryRow> t = new TableView<>(vm.rows());
+        t.setId("summaryTable");
+        t.setPlaceholder(new Label("No requests yet"));
+        t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        t.getColumns().add(col("Metric", SummaryRow::name, 165,
+                "Hover a row for the metric's definition"));
+        t.getColumns().add(col("n", r -> Long.toString(r.count()), 45, "successful requests with this metric"));
+        String iv = MetricGlossary.define("interval");
+        t.getColumns().add(col("P50", SummaryRow::p50, 130, iv));
+        t.getColumns().add(col("P90", SummaryRow::p90, 130, iv));
+        t.getColumns().add(col("P95", SummaryRow::p95, 130, iv));
+        t.getColumns().add(col("P99", SummaryRow::p99, 130, iv));
+        t.getColumns().add(col("P99.9", SummaryRow::p999, 130, iv));
+        t.getColumns().add(col("max", SummaryRow::max, 80, "largest value"));
+        t.setRowFactory(tv -> {
+            TableRow<SummaryRow> row = new TableRow<>();
+            row.itemProperty().addListener((o, a, b) -> row.setTooltip(b == null ? null : tip(b.definition())));
+            return row;
+        });
+        return t;
+    }
+
+    private static TableColumn<SummaryRow, String> col(String name, Function<SummaryRow, String> f, double w,
+                                                       String help) {
+        TableColumn<SummaryRow, String> c = new TableColumn<>();
+        Label header = new Label(name);
+        header.setTooltip(tip(help));
+        c.setGraphic(header);
+        c.setPrefWidth(w);
+        c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        c.setCellFactory(col -> new TableCell<>() {
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(empty ? null : item);
+            }
+        });
+        return c;
+    }
+
+    /** @param text tooltip text @return a wrapping tooltip shown quickly */
+    public static Tooltip tip(String text) {
+        Tooltip t = new Tooltip(text);
+        t.setWrapText(true);
+        t.setMaxWidth(420);
+        t.setShowDelay(Duration.millis(300));
+        t.setShowDuration(Duration.seconds(30));
+        return t;
+    }
+
+}

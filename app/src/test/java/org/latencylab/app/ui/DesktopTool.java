@@ -1,0 +1,150 @@
+package org.latencylab.app.ui;
+
+import javafx.animation.AnimationTimer;
+import javafx.application.Platform;
+import javafx.embed.swing.SwingFXUtils;
+import javafx.scene.image.WritableImage;
+import javafx.stage.Stage;
+import org.latencylab.app.ui.experiment.ExperimentViewModel;
+
+import javax.imageio.ImageIO;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A tool (not a test) that drives the real desktop window on a real display (e.g. under {@code xvfb-run}):
+ * <ul>
+ *   <li>{@code screenshot OUT.png}: runs a 2k/8k/32k sweep on the simulator, then writes a PNG of the window;</li>
+ *   <li>{@code bench}: measures the longest gap between JavaFX pulses (an {@link AnimationTimer} pulse-gap monitor)
+ *       while a probe streams about 100 requests/s into the live charts, and prints it.</li>
+ * </ul>
+ * Set {@code -Dlatencylab.config.dir} and {@code -Dlatencylab.data.dir} to temporary folders.
+ */
+public final class DesktopTool {
+    private DesktopTool() {
+    }
+
+    /** @param args {@code screenshot OUT.png} or {@code bench} */
+    public static void main(String[] args) throws Exception {
+        CompletableFuture<DesktopApp> started = new CompletableFuture<>();
+        Platform.startup(() -> {
+            try {
+                DesktopApp app = new DesktopApp();
+                app.init();
+                app.start(new Stage());
+                started.complete(app);
+            } catch (Exception e) {
+                started.completeExceptionally(e);
+            }
+        });
+        DesktopApp app = started.get(30, TimeUnit.SECONDS);
+        MainViewModel vm = app.viewModel();
+        try {
+            if (args[0].equals("screenshot")) {
+                screenshot(app, vm, Path.of(args[1]));
+            } else {
+                bench(vm);
+            }
+        } finally {
+            Platform.runLater(() -> {
+                vm.run().cancel();
+                app.stage().close();
+            });
+            Thread.sleep(500);
+            Platform.exit();
+            System.exit(0);
+        }
+    }
+
+    private static void runAndWait(MainViewModel vm, long timeoutSeconds) throws Exception {
+        fx(vm::startRun);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+        Thread.sleep(500);
+        while (System.nanoTime() < end) {
+            CompletableFuture<Boolean> running = new CompletableFuture<>();
+            Platform.runLater(() -> running.complete(vm.run().runningProperty().get()));
+            if (!running.get()) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("run did not end in " + timeoutSeconds + " s");
+    }
+
+    private static void fx(Runnable r) throws Exception {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            r.run();
+            f.complete(null);
+        });
+        f.get(30, TimeUnit.SECONDS);
+    }
+
+    private static void screenshot(DesktopApp app, MainViewModel vm, Path out) throws Exception {
+        fx(() -> {
+            vm.endpoints().simProfileProperty().set("small-fast");
+            ExperimentViewModel e = vm.experiment();
+            e.kindProperty().set(ExperimentViewModel.Kind.SWEEP);
+            for (int i = 0; i < 3; i++) {
+                e.presetCheckedProperty(i).set(true);
+            }
+            e.customLengthsProperty().set("4k, 16k");
+            e.requestsPerLengthProperty().set(8);
+            e.concurrencyProperty().set(4);
+        });
+        runAndWait(vm, 120);
+        Thread.sleep(1500);
+        CompletableFuture<WritableImage> img = new CompletableFuture<>();
+        Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
+        ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png", out.toFile());
+        System.out.println("wrote " + out);
+    }
+
+    private static void bench(MainViewModel vm) throws Exception {
+        AtomicLong last = new AtomicLong();
+        AtomicLong maxGap = new AtomicLong();
+        AtomicLong pulses = new AtomicLong();
+        java.util.List<long[]> gaps = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        long origin = System.nanoTime();
+        AnimationTimer monitor = new AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                long prev = last.getAndSet(now);
+                if (prev != 0) {
+                    maxGap.accumulateAndGet(now - prev, Math::max);
+                    if (now - prev > 100_000_000L) {
+                        gaps.add(new long[]{(prev - origin) / 1_000_000, (now - prev) / 1_000_000});
+                    }
+                }
+                pulses.incrementAndGet();
+            }
+        };
+        fx(() -> {
+            vm.endpoints().simProfileProperty().set("small-fast");
+            ExperimentViewModel e = vm.experiment();
+            e.kindProperty().set(ExperimentViewModel.Kind.PROBE);
+            e.requestsProperty().set(3000);
+            e.concurrencyProperty().set(12);
+            e.promptTokensProperty().set(64);
+            e.maxOutputTokensProperty().set(8);
+            e.streamProperty().set(true);
+        });
+        fx(monitor::start);
+        long t0 = System.nanoTime();
+        runAndWait(vm, 300);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        fx(monitor::stop);
+        CompletableFuture<Integer> n = new CompletableFuture<>();
+        Platform.runLater(() -> n.complete(vm.results().records().size()));
+        int requests = n.get();
+        System.out.printf("requests %d in %.1f s (%.0f req/s); pulses %d; longest pulse gap %.1f ms%n", requests,
+                seconds, requests / seconds, pulses.get(), maxGap.get() / 1e6);
+        synchronized (gaps) {
+            gaps.forEach(g -> System.out.printf("gap > 100 ms: %d ms long, starting %d ms after the monitor%n", g[1],
+                    g[0]));
+        }
+    }
+
+}

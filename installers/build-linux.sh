@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds the LatencyLab Linux app-image (and with --deb a .deb) with jpackage, then launches the app-image
+# headless to check it: `bin/LatencyLab --version` and a short `run` against the built-in simulator.
+# Usage (from the repository root): installers/build-linux.sh [--deb] [--skip-build]
+# Needs a JDK >= 21 with jpackage (JAVA_HOME, default /usr/lib/jvm/temurin-25-jdk-amd64); --deb needs fakeroot and dpkg-deb.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+export JAVA_HOME
+DEB=0; BUILD=1
+for a in "$@"; do
+  case "$a" in
+    --deb) DEB=1 ;;
+    --skip-build) BUILD=0 ;;
+    *) echo "unknown option $a" >&2; exit 2 ;;
+  esac
+done
+OUT=installers/target
+if [ "$BUILD" = 1 ]; then
+  mvn -B -q -DskipTests package
+fi
+rm -rf "$OUT" && mkdir -p "$OUT/input"
+cp app/target/latencylab.jar "$OUT/input/"
+start=$(date +%s)
+"$JAVA_HOME/bin/jpackage" @installers/jpackage/common.txt @installers/jpackage/linux.txt \
+  --type app-image --input "$OUT/input" --dest "$OUT"
+echo "app-image: $(du -sh "$OUT/LatencyLab" | cut -f1) in $(( $(date +%s) - start )) s"
+
+# smoke test of the app-image, headless
+"$OUT/LatencyLab/bin/LatencyLab" --version
+RUN_DIR="$OUT/smoke-run"
+"$OUT/LatencyLab/bin/LatencyLab" probe --sim small-fast --requests 20 --concurrency 4 --no-charts -o "$RUN_DIR" \
+  || { echo "headless probe from the app-image failed" >&2; exit 1; }
+test -s "$RUN_DIR/requests.jsonl" && echo "app-image smoke test: ok ($(wc -l < "$RUN_DIR/requests.jsonl") requests)"
+
+if [ "$DEB" = 1 ]; then
+  start=$(date +%s)
+  "$JAVA_HOME/bin/jpackage" @installers/jpackage/common.txt @installers/jpackage/linux.txt \
+    @installers/jpackage/linux-deb.txt --type deb --input "$OUT/input" --dest "$OUT"
+  echo "deb: $(ls -s --block-size=M "$OUT"/*.deb) in $(( $(date +%s) - start )) s"
+fi
