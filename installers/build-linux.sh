@@ -2,11 +2,10 @@
 # Builds the LatencyLab Linux app-image (and with --deb a .deb) with jpackage, then launches the app-image
 # headless to check it: `bin/LatencyLab --version` and a short `run` against the built-in simulator.
 # Usage (from the repository root): installers/build-linux.sh [--deb] [--skip-build]
-# Needs a JDK >= 21 with jpackage (JAVA_HOME, default /usr/lib/jvm/temurin-25-jdk-amd64); --deb needs fakeroot and dpkg-deb.
+# Needs a JDK >= 21 with jpackage (picked like the other scripts: .ci/jdk.sh); --deb needs fakeroot and dpkg-deb.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAVA_HOME="${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export JAVA_HOME
+source .ci/jdk.sh
 DEB=0; BUILD=1
 for a in "$@"; do
   case "$a" in
@@ -17,7 +16,7 @@ for a in "$@"; do
 done
 OUT=installers/target
 if [ "$BUILD" = 1 ]; then
-  mvn -B -q -DskipTests package
+  mvn -B -ntp -q -DskipTests package
 fi
 rm -rf "$OUT" && mkdir -p "$OUT/input"
 cp app/target/latencylab.jar "$OUT/input/"
@@ -29,9 +28,11 @@ echo "app-image: $(du -sh "$OUT/LatencyLab" | cut -f1) in $(( $(date +%s) - star
 # smoke test of the app-image, headless
 "$OUT/LatencyLab/bin/LatencyLab" --version
 RUN_DIR="$OUT/smoke-run"
-"$OUT/LatencyLab/bin/LatencyLab" probe --sim small-fast --requests 20 --concurrency 4 --no-charts -o "$RUN_DIR" \
+"$OUT/LatencyLab/bin/LatencyLab" probe --sim small-fast --requests 20 --concurrency 4 -o "$RUN_DIR" \
   || { echo "headless probe from the app-image failed" >&2; exit 1; }
-test -s "$RUN_DIR/requests.jsonl" && echo "app-image smoke test: ok ($(wc -l < "$RUN_DIR/requests.jsonl") requests)"
+test -s "$RUN_DIR/requests.jsonl" || { echo "the app-image's run wrote no requests.jsonl" >&2; exit 1; }
+test -s "$RUN_DIR/cdf-ttft-e2e.png" || { echo "the app-image's run rendered no chart" >&2; exit 1; }
+echo "app-image smoke test: ok ($(wc -l < "$RUN_DIR/requests.jsonl") requests, chart rendered)"
 
 if [ "$DEB" = 1 ]; then
   start=$(date +%s)
