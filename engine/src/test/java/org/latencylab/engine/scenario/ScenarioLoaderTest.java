@@ -46,6 +46,24 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void theReadmeExamplesAreValidScenarios() throws Exception {
+        String readme = Files.readString(Path.of(System.getProperty("latencylab.repo.dir", "..")).resolve("README.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```yaml\\n(.*?)```", java.util.regex.Pattern.DOTALL)
+                .matcher(readme);
+        int blocks = 0;
+        while (m.find()) {
+            String yaml = m.group(1);
+            if (!yaml.contains("endpoint:")) {
+                yaml = "name: readme\nendpoint: {builtin: sim}\n" + yaml;
+            }
+            RunSpec spec = parse(yaml);
+            assertThat(spec.experiments()).as("README block %d", blocks).isNotEmpty();
+            blocks++;
+        }
+        assertThat(blocks).as("yaml blocks in the README").isGreaterThanOrEqualTo(2);
+    }
+
+    @Test
     void quickstartHasTheDocumentedShape() {
         Path f = Path.of(System.getProperty("latencylab.repo.dir", "..")).resolve("sample-data/scenarios/quickstart.yaml");
         RunSpec spec = StepCatalog.loader().load(f);
