@@ -49,9 +49,7 @@ final class AnthropicAdapter implements ProtocolAdapter {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", endpoint.model());
         body.put("max_tokens", request.maxOutputTokens());
-        ObjectNode msg = body.putArray("messages").addObject();
-        msg.put("role", "user");
-        msg.put("content", request.prompt());
+        ProtocolAdapter.putPrompt(body, request, true);
         body.put("stream", request.stream());
         return ProtocolAdapter.merge(body, request.extraBody());
     }

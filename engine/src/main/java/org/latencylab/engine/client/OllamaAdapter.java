@@ -52,13 +52,7 @@ final class OllamaAdapter implements ProtocolAdapter {
     public ObjectNode body(Endpoint endpoint, GenerationRequest request, ClientOptions options) {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", endpoint.model());
-        if (chat) {
-            ObjectNode msg = body.putArray("messages").addObject();
-            msg.put("role", "user");
-            msg.put("content", request.prompt());
-        } else {
-            body.put("prompt", request.prompt());
-        }
+        ProtocolAdapter.putPrompt(body, request, chat);
         body.put("stream", request.stream());
         body.putObject("options").put("num_predict", request.maxOutputTokens());
         return ProtocolAdapter.merge(body, request.extraBody());

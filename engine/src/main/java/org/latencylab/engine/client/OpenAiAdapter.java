@@ -49,13 +49,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
     public ObjectNode body(Endpoint endpoint, GenerationRequest request, ClientOptions options) {
         ObjectNode body = JSON.createObjectNode();
         body.put("model", endpoint.model());
-        if (chat) {
-            ObjectNode msg = body.putArray("messages").addObject();
-            msg.put("role", "user");
-            msg.put("content", request.prompt());
-        } else {
-            body.put("prompt", request.prompt());
-        }
+        ProtocolAdapter.putPrompt(body, request, chat);
         body.put("max_tokens", request.maxOutputTokens());
         body.put("stream", request.stream());
         if (request.stream() && options.includeUsage()) {

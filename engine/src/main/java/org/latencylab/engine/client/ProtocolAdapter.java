@@ -70,6 +70,24 @@ interface ProtocolAdapter {
      */
     void readBody(JsonNode body, ResponseCollector collector);
 
+    /**
+     * Puts the prompt into a request body: as one user message ({@code messages: [{role: user, content}]}) for
+     * chat-style APIs, else as {@code prompt}.
+     *
+     * @param body    the body being built
+     * @param request what to send
+     * @param chat    chat-style API
+     */
+    static void putPrompt(ObjectNode body, GenerationRequest request, boolean chat) {
+        if (chat) {
+            ObjectNode msg = body.putArray("messages").addObject();
+            msg.put("role", "user");
+            msg.put("content", request.prompt());
+        } else {
+            body.put("prompt", request.prompt());
+        }
+    }
+
     /** Merges {@code extra} into {@code body}, {@code extra} winning. */
     static ObjectNode merge(ObjectNode body, Map<String, Object> extra) {
         for (Map.Entry<String, Object> e : extra.entrySet()) {
