@@ -36,12 +36,18 @@ import java.util.concurrent.atomic.LongAdder;
  * Runs a {@link RunSpec} on its own threads: starts the simulator when the target is the built-in one, sends
  * every step's requests through one {@link LlmClient}, appends each finished request to {@code requests.jsonl}
  * at once, publishes an {@link IntervalSnapshot} to the listener every {@value #SNAPSHOT_PERIOD_MILLIS} ms
- * (5 Hz) and once more at the end, and finally writes {@code run.json} and {@code summary.csv}.
+ * (5 Hz) and once more at the end, and finally writes {@code run.json} and {@code summary.csv}. Statistics of a
+ * step are computed from {@code requests.jsonl} when the step ends (nothing accumulates in memory during a soak);
+ * requests labelled {@value #WARMUP_SUFFIX} or {@value #COOLDOWN_SUFFIX} are logged but left out of them.
  *
  * <p>Step types are looked up in a registry ({@link #register}); probes and sweeps are registered by default.
  * Thread-safe: one engine can start several runs; each run has its own threads and state.
  */
 public final class RunEngine {
+    /** Label suffix of requests sent during a step's warmup: logged, not counted in statistics. */
+    public static final String WARMUP_SUFFIX = "#warmup";
+    /** Label suffix of requests sent during a step's cooldown: logged, not counted in statistics. */
+    public static final String COOLDOWN_SUFFIX = "#cooldown";
     /** Snapshot period in milliseconds (5 Hz). */
     public static final long SNAPSHOT_PERIOD_MILLIS = 200;
 
@@ -116,7 +122,6 @@ public final class RunEngine {
         private final LongAdder cancelledCount = new LongAdder();
         private final Map<ErrorKind, LongAdder> errors = new EnumMap<>(ErrorKind.class);
         private final ConcurrentLinkedQueue<RequestRecord> fresh = new ConcurrentLinkedQueue<>();
-        private final List<RequestRecord> stepRecords = Collections.synchronizedList(new ArrayList<>());
         private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
         private volatile String step = "";
         private volatile double targetRate;
@@ -170,13 +175,14 @@ public final class RunEngine {
                     int k = seen.merge(e.type(), 1, Integer::sum);
                     String label = k == 1 ? e.type() : e.type() + k;
                     step = label;
-                    stepRecords.clear();
+                    long firstLine = log.lines();
                     safe(() -> listener.onStepStarted(label));
                     StepResult result = run(e, label);
-                    List<RequestRecord> recs;
-                    synchronized (stepRecords) {
-                        recs = new ArrayList<>(stepRecords);
-                    }
+                    // the step's requests are read back from requests.jsonl rather than kept in memory while the
+                    // step runs: a 10-minute soak must not grow the heap with every request it sends
+                    List<RequestRecord> logged = RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
+                    List<RequestRecord> recs = measured(
+                            logged.subList((int) Math.min(firstLine, logged.size()), logged.size()));
                     outcomes.add(new RunResult.StepOutcome(label, e.type(), e, result,
                             RunStatistics.summarize(recs, e instanceof SweepSpec
                                     ? spec.stats().withoutSlos() : spec.stats())));
@@ -199,7 +205,8 @@ public final class RunEngine {
                     log.close();
                 }
             }
-            List<RequestRecord> all = log == null ? List.of() : RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
+            List<RequestRecord> all = log == null ? List.of()
+                    : measured(RequestLog.read(dir.resolve(RequestLog.FILE_NAME)));
             RunResult.Status status = failure != null ? RunResult.Status.FAILED
                     : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
             RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,
@@ -209,6 +216,12 @@ public final class RunEngine {
             RunFiles.writeSummaryCsv(dir, result);
             publish(true);
             return result;
+        }
+
+        /** Requests labelled {@code #warmup} or {@code #cooldown} stay in the log but not in the statistics. */
+        private static List<RequestRecord> measured(List<RequestRecord> records) {
+            return records.stream().filter(r -> !r.label().endsWith(WARMUP_SUFFIX) && !r.label().endsWith(COOLDOWN_SUFFIX))
+                    .toList();
         }
 
         @SuppressWarnings("unchecked")
@@ -286,7 +299,6 @@ public final class RunEngine {
                 case ERROR -> errors.get(record.errorKind()).increment();
                 case CANCELLED -> cancelledCount.increment();
             }
-            stepRecords.add(record);
             fresh.add(record);
         }
 

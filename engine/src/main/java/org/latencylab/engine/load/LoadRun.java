@@ -5,6 +5,7 @@ import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.experiment.RunEngine;
 import org.latencylab.engine.experiment.StepContext;
 
 import java.io.IOException;
@@ -413,8 +414,8 @@ final class LoadRun {
     // ---- one request ----------------------------------------------------------------------------------------
 
     private InFlight newRequest(long intendedNanos) {
-        String phaseSuffix = intendedNanos < warmupEndNanos ? "#warmup"
-                : intendedNanos >= cooldownStartNanos ? "#cooldown" : "";
+        String phaseSuffix = intendedNanos < warmupEndNanos ? RunEngine.WARMUP_SUFFIX
+                : intendedNanos >= cooldownStartNanos ? RunEngine.COOLDOWN_SUFFIX : "";
         RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label + phaseSuffix, spec.contextTokens(),
                 intendedNanos);
         InFlight f = new InFlight(ticket, phaseSuffix.isEmpty());
