@@ -14,8 +14,8 @@ import java.util.concurrent.Callable;
 
 /** {@code latencylab check-cases DIR}: replays stream conformance cases through the real client. */
 @Command(name = "check-cases", mixinStandardHelpOptions = true,
-        description = {"Serve every *.json conformance case in DIR over loopback HTTP with its scripted timing,",
-                "measure it with the real client and compare with the case's expectations.",
+        description = {"Replay stream conformance cases through the real client and check the expectations.",
+                "Every *.json case in DIR is served over loopback HTTP with its scripted timing and measured.",
                 "Prints one line per case and 'N passed, M failed, K skipped'. Exit status 1 when a case failed."})
 final class CheckCasesCommand implements Callable<Integer> {
     @Spec
@@ -29,10 +29,12 @@ final class CheckCasesCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + ": not a folder of conformance cases");
         }
+        if (CaseSuite.caseFiles(dir).isEmpty()) {
+            throw new IllegalArgumentException(dir + ": no *.json conformance cases in this folder");
+        }
         List<CaseResult> results = CaseSuite.run(dir);
         var out = spec.commandLine().getOut();
-        out.print(CaseSuite.format(results));
-        out.println(CaseSuite.summary(results));
+        out.print(CaseSuite.format(results)); // one line per case, then 'N passed, M failed, K skipped'
         out.flush();
         boolean failed = results.stream().anyMatch(r -> r.status() == CaseResult.Status.FAILED);
         return failed ? ExitCodes.SLO_FAILED : ExitCodes.OK;

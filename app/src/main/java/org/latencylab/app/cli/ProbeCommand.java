@@ -13,8 +13,9 @@ import java.util.concurrent.Callable;
 
 /** {@code latencylab probe}: N requests at concurrency C; percentiles, SLO rate and tier. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
-        description = {"Send N requests at concurrency C (closed loop) and report P50..P99.9 of TTFT, TPOT, ITL and E2E,",
-                "the SLO compliance rate and the latency tier (judged on P95 TTFT)."})
+        description = {"Send N requests at concurrency C and report percentiles, SLO compliance and the tier.",
+                "Closed loop; P50..P99.9 of TTFT, TPOT, ITL and E2E with confidence intervals; the latency tier is",
+                "judged on P95 TTFT (Tier-0 <= 80 ms, Tier-1 <= 300 ms, Tier-2 <= 1.2 s, Tier-3 <= 4.5 s, Tier-4 above)."})
 final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -13,8 +13,9 @@ import java.util.concurrent.Callable;
 
 /** {@code latencylab sweep}: TTFT over context lengths with a power-law fit. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = {"Measure TTFT at several prompt lengths (cold: a unique prefix per request, so no prefix cache",
-                "helps) and fit TTFT = a * n^alpha with alpha's 95% interval and R^2."})
+        description = {"Measure TTFT over prompt lengths and fit a power law TTFT = a * n^alpha.",
+                "Prompts are cold by default (a unique prefix per request, so no prefix cache helps); the fit reports",
+                "alpha with its 95%% confidence interval and R^2, and can extrapolate to longer contexts."})
 final class SweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

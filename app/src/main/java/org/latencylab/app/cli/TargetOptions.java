@@ -6,6 +6,7 @@ import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.experiment.StatsSettings;
 import org.latencylab.engine.experiment.TargetSpec;
 import org.latencylab.engine.scenario.DurationText;
+import org.latencylab.engine.sim.SimProfile;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
@@ -53,10 +54,29 @@ final class TargetOptions {
     boolean noCharts;
 
     TargetSpec target() {
+        Protocol p;
+        try {
+            p = Protocol.fromId(protocol);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--protocol: " + e.getMessage(), e);
+        }
         if (url == null) {
+            if (p != Protocol.OPENAI_CHAT) {
+                throw new IllegalArgumentException("--protocol " + protocol + " needs --url; the built-in simulator is "
+                        + "measured over openai-chat (start 'latencylab sim' and pass its URL to measure another protocol)");
+            }
+            try {
+                SimProfile.resolve(simProfile);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--sim: " + e.getMessage(), e);
+            }
             return TargetSpec.simulator(simProfile);
         }
-        return TargetSpec.of(new Endpoint("endpoint", Protocol.fromId(protocol), url, model, apiKeyEnv, Map.of(), true));
+        try {
+            return TargetSpec.of(new Endpoint("endpoint", p, url, model, apiKeyEnv, Map.of(), true));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--url: " + e.getMessage(), e);
+        }
     }
 
     ClientOptions client() {

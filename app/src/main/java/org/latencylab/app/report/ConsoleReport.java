@@ -1,6 +1,12 @@
 package org.latencylab.app.report;
 
+import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.load.GridResult;
+import org.latencylab.engine.load.LoadResult;
+import org.latencylab.engine.load.LoadTotals;
+import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.SloResult;
@@ -8,6 +14,7 @@ import org.latencylab.engine.stats.StatsReport;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,9 +27,10 @@ import java.util.stream.Collectors;
  */
 public final class ConsoleReport {
     private static final List<String> METRICS = List.of("ttft", "time_to_first_content", "ttfb", "tpot", "itl", "e2e",
-            "dispatch_lag");
+            "ttft_from_intended", "e2e_from_intended", "dispatch_lag");
     private static final Map<String, String> NAMES = Map.of("ttft", "TTFT", "time_to_first_content", "first answer",
-            "ttfb", "TTFB", "tpot", "TPOT", "itl", "ITL", "e2e", "E2E", "dispatch_lag", "dispatch lag");
+            "ttfb", "TTFB", "tpot", "TPOT", "itl", "ITL", "e2e", "E2E", "dispatch_lag", "dispatch lag",
+            "ttft_from_intended", "TTFT (intended)", "e2e_from_intended", "E2E (intended)");
 
     private ConsoleReport() {
     }
@@ -38,13 +46,29 @@ public final class ConsoleReport {
         if (r.failure() != null) {
             out.println("run failed: " + r.failure());
         }
+        Map<ErrorKind, String> examples = errorExamples(r);
+        boolean anySlo = false;
         for (RunResult.StepOutcome s : r.steps()) {
             out.println();
             out.println("== " + s.label() + " (" + s.type() + ")");
+            anySlo |= s.stats() != null && !s.stats().sloResults().isEmpty();
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 printSweep(sw, out);
-            } else if (s.stats() != null) {
-                printStats(s.stats(), out);
+                if (s.stats() != null) {
+                    printCounts(s.stats(), examples, out);
+                }
+            } else if (s.result() instanceof GridResult g) {
+                printGrid(g, out);
+                if (s.stats() != null) {
+                    printCounts(s.stats(), examples, out);
+                }
+            } else {
+                if (s.result() instanceof LoadResult lr) {
+                    printLoad(lr, out);
+                }
+                if (s.stats() != null) {
+                    printStats(s.stats(), examples, out);
+                }
             }
         }
         for (String n : r.notices()) {
@@ -56,7 +80,65 @@ public final class ConsoleReport {
             out.println("charts: " + charts.stream().map(p -> p.getFileName().toString()).collect(Collectors.joining(", ")));
         }
         if (r.status() == RunResult.Status.COMPLETED) {
-            out.println(r.slosPassed() ? "SLOs: all passed" : "SLOs: FAILED (exit status 1)");
+            if (r.overall() != null && r.overall().sent() > 0 && r.overall().succeeded() == 0) {
+                out.println("no request succeeded: see the errors above and " + r.runDirectory().resolve(RequestLog.FILE_NAME));
+            } else if (!anySlo) {
+                out.println("SLOs: none set");
+            } else {
+                out.println(r.slosPassed() ? "SLOs: all passed" : "SLOs: FAILED (exit status 1)");
+            }
+        }
+    }
+
+    /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */
+    private static Map<ErrorKind, String> errorExamples(RunResult r) {
+        Map<ErrorKind, String> m = new EnumMap<>(ErrorKind.class);
+        if (r.overall() == null || r.overall().failed() == 0) {
+            return m;
+        }
+        try {
+            for (RequestRecord rec : RequestLog.read(r.runDirectory().resolve(RequestLog.FILE_NAME))) {
+                if (rec.errorKind() != null && rec.errorMessage() != null) {
+                    m.putIfAbsent(rec.errorKind(), rec.errorMessage());
+                }
+            }
+        } catch (RuntimeException e) {
+            // the examples are a convenience; the counts are printed anyway
+        }
+        return m;
+    }
+
+    private static void printLoad(LoadResult lr, PrintWriter out) {
+        LoadTotals t = lr.totals();
+        out.printf(Locale.ROOT, "%s loop: target %.1f req/s, achieved %.1f req/s over %.1f s measured; goodput %.1f req/s;"
+                        + " %d dropped, %d excluded (warmup/cooldown)%s%n", t.mode().toString().toLowerCase(Locale.ROOT),
+                t.targetRateRps(), t.achievedRateRps(), t.measuredSeconds(), t.goodputRps(), t.dropped(), t.excluded(),
+                t.stopReason() == null ? "" : "; stopped: " + t.stopReason());
+        if (t.ttft() != null && t.ttft().count() > 0) {
+            out.printf(Locale.ROOT, "P99−P50 jitter: TTFT %s, E2E %s (from the intended start)%n",
+                    Units.ms(t.ttft().jitterMs()), Units.ms(t.e2e().jitterMs()));
+        } else if (t.e2e() != null && t.e2e().count() > 0) {
+            out.printf(Locale.ROOT, "P99−P50 jitter: E2E %s (from the intended start)%n", Units.ms(t.e2e().jitterMs()));
+        }
+    }
+
+    private static void printGrid(GridResult g, PrintWriter out) {
+        out.printf(Locale.ROOT, "%s %s of %s by %s (rows) × %s (columns)%n", g.metric(), "[" + g.unit() + "]",
+                g.label(), g.rowAxis() + (g.rowUnit().isEmpty() ? "" : " [" + g.rowUnit() + "]"),
+                g.columnAxis() + (g.columnUnit().isEmpty() ? "" : " [" + g.columnUnit() + "]"));
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%12s", g.rowAxis()));
+        for (Double c : g.columnValues()) {
+            head.append(String.format(Locale.ROOT, " %12s", trim(c)));
+        }
+        out.println(head);
+        double[][] m = g.matrix();
+        for (int row = 0; row < m.length; row++) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%12s", trim(g.rowValues().get(row))));
+            for (double v : m[row]) {
+                line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(v) ? "n/a"
+                        : "ms".equals(g.unit()) ? Units.ms(v) : String.format(Locale.ROOT, "%.3g", v)));
+            }
+            out.println(line);
         }
     }
 
@@ -67,6 +149,34 @@ public final class ConsoleReport {
      * @param out where to print
      */
     public static void printStats(StatsReport s, PrintWriter out) {
+        printStats(s, Map.of(), out);
+    }
+
+    private static void printCounts(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
+        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled%n", s.sent(), s.succeeded(), s.failed(),
+                s.cancelled());
+        printErrors(s, examples, out);
+    }
+
+    private static void printErrors(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
+        for (var e : s.errorsByKind().entrySet()) {
+            String ex = examples.get(e.getKey());
+            out.println("errors: " + e.getKey().id() + " " + e.getValue() + (ex == null ? "" : " — e.g. " + ex));
+        }
+    }
+
+    /**
+     * Prints the percentile table, tier, SLOs and errors of one set of statistics.
+     *
+     * @param s        statistics
+     * @param examples an example message per error kind (may be empty)
+     * @param out      where to print
+     */
+    public static void printStats(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
+        if (s.succeeded() == 0) {
+            printCounts(s, examples, out);
+            return;
+        }
         out.printf(Locale.ROOT, "%-13s %6s %10s %10s %10s %10s %10s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
                 "P99.9", "max");
         boolean flagged = false;
@@ -104,10 +214,7 @@ public final class ConsoleReport {
         }
         out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s, %.0f output tokens/s%n",
                 s.sent(), s.succeeded(), s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond());
-        if (!s.errorsByKind().isEmpty()) {
-            out.println("errors: " + s.errorsByKind().entrySet().stream()
-                    .map(e -> e.getKey().id() + " " + e.getValue()).collect(Collectors.joining(", ")));
-        }
+        printErrors(s, examples, out);
         for (String w : s.warnings()) {
             if (!w.contains("samples above it")) { // those are the starred cells above
                 out.println("warning: " + w);
@@ -116,11 +223,19 @@ public final class ConsoleReport {
     }
 
     private static void printSweep(SweepRunner.SweepResult sw, PrintWriter out) {
-        out.printf(Locale.ROOT, "%-10s %5s %22s %22s%n", "context", "ok", "P50 TTFT (95% CI)", "P95 TTFT (95% CI)");
+        out.printf(Locale.ROOT, "%-10s %5s %23s %23s%n", "context", "ok", "P50 TTFT (95% CI)", "P95 TTFT (95% CI)");
+        boolean thin = false;
         for (SweepRunner.SweepPoint p : sw.points()) {
-            out.printf(Locale.ROOT, "%-10s %5s %22s %22s%n", p.contextTokens() + " tok", p.succeeded() + "/" + p.requests(),
-                    Units.ms(p.p50TtftMs()) + " (" + Units.ms(p.p50LowerMs()) + "–" + Units.ms(p.p50UpperMs()) + ")",
-                    Units.ms(p.p95TtftMs()) + " (" + Units.ms(p.p95LowerMs()) + "–" + Units.ms(p.p95UpperMs()) + ")");
+            thin |= !p.p50Measured() || !p.p95Measured();
+            out.printf(Locale.ROOT, "%-10s %5s %23s %23s%n", p.contextTokens() + " tok", p.succeeded() + "/" + p.requests(),
+                    Units.ms(p.p50TtftMs()) + " (" + Units.ms(p.p50LowerMs()) + "–" + Units.ms(p.p50UpperMs()) + ")"
+                            + (p.p50Measured() ? "" : "*"),
+                    Units.ms(p.p95TtftMs()) + " (" + Units.ms(p.p95LowerMs()) + "–" + Units.ms(p.p95UpperMs()) + ")"
+                            + (p.p95Measured() ? "" : "*"));
+        }
+        if (thin) {
+            out.println("* fewer than 10 samples above this percentile: an estimate near the maximum, and its interval"
+                    + " covers less than 95 %");
         }
         out.println("fit: " + sw.fitMessage());
         if (sw.fitP95() != null) {

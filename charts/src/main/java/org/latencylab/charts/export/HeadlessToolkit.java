@@ -16,6 +16,8 @@ import javafx.application.Platform;
  * <p>Thread-safe: concurrent callers start the toolkit at most once.
  */
 final class HeadlessToolkit {
+    /** Held strongly so the level set on it is not lost to garbage collection of the logger. */
+    private static final java.util.logging.Logger QUIET_JAVAFX_LOGGER = java.util.logging.Logger.getLogger("javafx");
 
     private static final Object LOCK = new Object();
     private static volatile boolean started;
@@ -42,6 +44,9 @@ final class HeadlessToolkit {
             setIfAbsent("prism.order", "sw");
             setIfAbsent("prism.text", "t2k");
             setIfAbsent("java.awt.headless", "true");
+            // JavaFX warns on every class-path start ("Unsupported JavaFX configuration: classes were loaded from
+            // unnamed module"); it is harmless for offscreen rendering and would only clutter command-line output.
+            QUIET_JAVAFX_LOGGER.setLevel(java.util.logging.Level.SEVERE);
             CountDownLatch up = new CountDownLatch(1);
             try {
                 Platform.startup(up::countDown);

@@ -68,9 +68,21 @@ public final class ResultCharts {
      * @return the chart region
      */
     public static Region cdf(String title, List<RequestRecord> records, CdfChart.YScale yScale, ChartTheme theme) {
-        CdfChart c = new CdfChart(title, Quantity.of("latency", "ms"), yScale, true, theme);
-        c.update(List.of(samples("TTFT", records, RequestRecord::ttftNanos),
-                samples("E2E", records, RequestRecord::e2eNanos)));
+        SampleSet ttft = samples("TTFT", records, RequestRecord::ttftNanos);
+        SampleSet e2e = samples("E2E", records, RequestRecord::e2eNanos);
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = 0;
+        for (SampleSet set : List.of(ttft, e2e)) {
+            for (double v : set.values()) {
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
+            }
+        }
+        // log x only when the values span more than a decade: a log axis rounds out to whole decades and would
+        // leave most of the plot empty for a narrow distribution
+        boolean logX = lo > 0 && hi / lo > 10;
+        CdfChart c = new CdfChart(title, Quantity.of("latency", "ms"), yScale, logX, theme);
+        c.update(List.of(ttft, e2e));
         return c.chart();
     }
 
@@ -146,10 +158,10 @@ public final class ResultCharts {
             for (SweepRunner.Extrapolation e : sweep.extrapolations()) {
                 hi = Math.max(hi, e.contextTokens());
             }
-            double minY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).min().orElse(1) / 4;
-            double maxY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).max().orElse(1) * 4;
+            double minY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).min().orElse(1) / 2;
+            double maxY = measured.stream().flatMapToDouble(m -> java.util.Arrays.stream(m.y())).max().orElse(1) * 2;
             for (SweepRunner.Extrapolation e : sweep.extrapolations()) {
-                maxY = Math.max(maxY, e.p95TtftMs() * 2);
+                maxY = Math.max(maxY, e.p95TtftMs() * 1.5);
             }
             fits.add(fitOf("P50", sweep.fitP50(), lo, hi, minY, maxY));
             if (sweep.fitP95() != null) {

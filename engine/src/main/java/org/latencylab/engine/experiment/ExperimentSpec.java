@@ -10,4 +10,12 @@ public interface ExperimentSpec {
 
     /** @return requests this step plans to send, or -1 when it is bounded by time */
     long plannedRequests();
+
+    /**
+     * @return the metric whose P95 decides this step's tier when the step sets its own (e.g. a load step judged
+     *         on {@code ttft_from_intended}), or null to use the run's
+     */
+    default String tierMetric() {
+        return null;
+    }
 }

@@ -183,9 +183,18 @@ public final class RunEngine {
                     List<RequestRecord> logged = RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
                     List<RequestRecord> recs = measured(
                             logged.subList((int) Math.min(firstLine, logged.size()), logged.size()));
+                    StatsSettings settings = (e instanceof SweepSpec ? spec.stats().withoutSlos() : spec.stats())
+                            .withTierMetric(e.tierMetric());
+                    Map<String, List<RequestRecord>> byLabel = new java.util.LinkedHashMap<>();
+                    for (RequestRecord r : recs) {
+                        byLabel.computeIfAbsent(r.label(), x -> new ArrayList<>()).add(r);
+                    }
+                    Map<String, org.latencylab.engine.stats.StatsReport> parts = new java.util.LinkedHashMap<>();
+                    if (byLabel.size() > 1) { // a sweep's lengths, a grid's cells: each also on its own
+                        byLabel.forEach((l, rs) -> parts.put(l, RunStatistics.summarize(rs, settings.withoutSlos())));
+                    }
                     outcomes.add(new RunResult.StepOutcome(label, e.type(), e, result,
-                            RunStatistics.summarize(recs, e instanceof SweepSpec
-                                    ? spec.stats().withoutSlos() : spec.stats())));
+                            RunStatistics.summarize(recs, settings), parts));
                 }
             } catch (InterruptedException e) {
                 failure = "interrupted";

@@ -53,8 +53,15 @@ public record RunResult(String name, Status status, String failure, Path runDire
      * @param type   spec type
      * @param spec   the step's spec
      * @param result the step runner's result
-     * @param stats  statistics over the step's requests
+     * @param stats  statistics over the step's requests (warmup and cooldown left out)
+     * @param parts  statistics per request label when the step used several (a sweep's context lengths
+     *               {@code sweep-2048}, ...; a grid's cells), in the order first seen; empty otherwise
      */
-    public record StepOutcome(String label, String type, ExperimentSpec spec, StepResult result, StatsReport stats) {
+    public record StepOutcome(String label, String type, ExperimentSpec spec, StepResult result, StatsReport stats,
+                              java.util.Map<String, StatsReport> parts) {
+        public StepOutcome {
+            parts = parts == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(
+                    new java.util.LinkedHashMap<>(parts));
+        }
     }
 }

@@ -6,8 +6,6 @@ import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;
 import org.latencylab.engine.sim.SimServer;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 /**
  * The built-in simulator started for one run on 127.0.0.1 (ephemeral port), and the OpenAI-compatible
@@ -41,12 +39,7 @@ final class SimulatorTarget implements AutoCloseable {
      * @throws IllegalArgumentException when it is neither
      */
     static SimProfile profile(String nameOrPath) {
-        Path p = Path.of(nameOrPath);
-        if (nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml") || nameOrPath.endsWith(".json")
-                || Files.isRegularFile(p)) {
-            return SimProfile.load(p);
-        }
-        return SimProfile.builtin(nameOrPath);
+        return SimProfile.resolve(nameOrPath);
     }
 
     /** @return the endpoint to measure */

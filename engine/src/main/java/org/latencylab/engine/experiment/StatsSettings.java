@@ -44,6 +44,14 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
         }
     }
 
+    /**
+     * @param metric tier metric id, or null to keep this one
+     * @return a copy judged on that metric
+     */
+    public StatsSettings withTierMetric(String metric) {
+        return metric == null ? this : new StatsSettings(metric, tiers, slos);
+    }
+
     /** @return a copy without SLOs (sweeps and whole-run summaries are not judged against SLOs) */
     public StatsSettings withoutSlos() {
         return new StatsSettings(tierMetric, tiers, List.of());

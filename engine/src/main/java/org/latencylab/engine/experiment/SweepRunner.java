@@ -76,13 +76,14 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
                 .filter(v -> v >= 0).toArray();
         if (ttft.length == 0) {
             return new SweepPoint(n, recs.size(), 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                    Double.NaN);
+                    Double.NaN, false, false);
         }
         MetricSummary s = Summaries.of("ttft", ttft);
         PercentileEstimate p50 = s.p(50.0);
         PercentileEstimate p95 = s.p(95.0);
         return new SweepPoint(n, recs.size(), ttft.length, ms(p50.valueNanos()), ms(p50.lowerNanos()),
-                ms(p50.upperNanos()), ms(p95.valueNanos()), ms(p95.lowerNanos()), ms(p95.upperNanos()));
+                ms(p50.upperNanos()), ms(p95.valueNanos()), ms(p95.lowerNanos()), ms(p95.upperNanos()),
+                p50.enoughSamples(), p95.enoughSamples());
     }
 
     private static double ms(long nanos) {
@@ -90,7 +91,8 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
     }
 
     /**
-     * One context length of a sweep. Times in milliseconds; intervals are 95 % distribution-free intervals.
+     * One context length of a sweep. Times in milliseconds; intervals are distribution-free order-statistic
+     * intervals aiming at 95 % coverage (less when the sample is small; see the step's {@code parts} summaries).
      *
      * @param contextTokens prompt length in tokens
      * @param requests      requests sent
@@ -101,9 +103,12 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
      * @param p95TtftMs     P95 TTFT, ms
      * @param p95LowerMs    lower bound, ms
      * @param p95UpperMs    upper bound, ms
+     * @param p50Measured   whether at least 10 samples lie above the P50 (else it is an estimate near the maximum)
+     * @param p95Measured   the same for the P95 (needs at least 200 successful requests)
      */
     public record SweepPoint(int contextTokens, int requests, int succeeded, double p50TtftMs, double p50LowerMs,
-                             double p50UpperMs, double p95TtftMs, double p95LowerMs, double p95UpperMs) {
+                             double p50UpperMs, double p95TtftMs, double p95LowerMs, double p95UpperMs,
+                             boolean p50Measured, boolean p95Measured) {
     }
 
     /**

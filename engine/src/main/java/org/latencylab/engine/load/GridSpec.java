@@ -1,7 +1,9 @@
 package org.latencylab.engine.load;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 
 import org.latencylab.engine.experiment.ExperimentSpec;
 
@@ -23,7 +25,8 @@ import java.util.Locale;
  * @param arrival         open loop ({@code rate} rows): arrival process; default poisson
  * @param maxOutputTokens {@code max_tokens} of every request; default 16
  * @param stream          streaming requests; default true
- * @param coldPrompts     unique prompt prefix per request; default true (a grid over context length measures
+ * @param coldPrompts     scenario field {@code cold} ({@code coldPrompts} accepted too): unique prompt prefix per
+ *                        request; default true (a grid over context length measures
  *                        prefill, which a prefix cache would hide)
  * @param metric          per-request metric id of the cells ({@link org.latencylab.engine.stats.Metric}:
  *                        ttft_from_intended, e2e_from_intended, ttft, e2e, dispatch_lag, tpot, ttfb), or one of
@@ -37,7 +40,7 @@ import java.util.Locale;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record GridSpec(String rowAxis, List<Double> rowValues, List<Integer> contextTokens, Duration cellDuration,
                        Long cellRequests, Duration warmup, ArrivalProcess arrival, Integer maxOutputTokens,
-                       Boolean stream, Boolean coldPrompts, String metric, String statistic, Long seed)
+                       Boolean stream, @JsonProperty("cold") @JsonAlias("coldPrompts") Boolean coldPrompts, String metric, String statistic, Long seed)
         implements ExperimentSpec {
 
     /** Scenario type name of this spec. */

@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -42,7 +43,9 @@ import java.util.List;
  *                           request without a first token by then is interrupted and ends as an error of kind
  *                           {@code timeout}; counted in {@code deadlineMisses}
  * @param contextTokens      prompt length in tokens, &gt;= 1; default 128
- * @param coldPrompts        true: a unique prompt prefix per request (no prefix cache helps); default false
+ * @param coldPrompts        scenario field {@code cold} ({@code coldPrompts} accepted too): true gives a unique prompt
+ *                           prefix per request (no prefix cache helps); default false, because building a cold
+ *                           prompt costs the client CPU on every request at high rates
  * @param maxOutputTokens    {@code max_tokens} of every request, &gt;= 1; default 16
  * @param stream             streaming requests; default true
  * @param seed               seed of the arrival randomness; default 42 (the same seed repeats the schedule)
@@ -76,7 +79,7 @@ public record LoadSpec(
         CapPolicy atCap,
         Duration firstTokenDeadline,
         Integer contextTokens,
-        Boolean coldPrompts,
+        @JsonProperty("cold") @JsonAlias("coldPrompts") Boolean coldPrompts,
         Integer maxOutputTokens,
         Boolean stream,
         Long seed,

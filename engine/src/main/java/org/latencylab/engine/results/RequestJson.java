@@ -21,8 +21,9 @@ import java.util.Map;
  * <p>Line fields (absent when the event did not happen):
  * {@code id, label, protocol, context_tokens, stream, outcome, error_kind, error_message, http_status, attempts,
  * rate_limited_attempts, input_tokens, output_tokens, output_token_source, output_chars, reasoning_chars};
- * metrics in milliseconds: {@code ttfb_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms, dispatch_lag_ms,
- * ttft_from_intended_ms, e2e_from_intended_ms, connect_ms}; {@code server_timings_ms} (what the server said
+ * metrics in milliseconds: {@code ttfb_ms, first_byte_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms,
+ * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms} (connect only when a new connection
+ * was opened and completed); {@code server_timings_ms} (what the server said
  * about itself); {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
  * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_token,
  * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?], ...]} relative to the run
@@ -68,6 +69,7 @@ public final class RequestJson {
         o.put("output_chars", r.outputText().length());
         o.put("reasoning_chars", r.reasoningText().length());
         ms(o, "ttfb_ms", r.ttfbNanos());
+        ms(o, "first_byte_ms", r.timeToFirstByteOfBodyNanos());
         ms(o, "ttft_ms", r.ttftNanos());
         ms(o, "first_content_ms", r.timeToFirstContentNanos());
         ms(o, "e2e_ms", r.e2eNanos());
@@ -75,7 +77,8 @@ public final class RequestJson {
         ms(o, "dispatch_lag_ms", r.dispatchLagNanos());
         ms(o, "ttft_from_intended_ms", r.ttftFromIntendedNanos());
         ms(o, "e2e_from_intended_ms", r.e2eFromIntendedNanos());
-        ms(o, "connect_ms", r.connectStartNanos() == RequestRecord.UNSET ? -1 : r.connectNanos());
+        ms(o, "connect_ms", r.connectStartNanos() == RequestRecord.UNSET || r.connectEndNanos() == RequestRecord.UNSET
+                ? -1 : r.connectNanos());
         if (!r.serverTimingsMs().isEmpty()) {
             ObjectNode st = o.putObject("server_timings_ms");
             r.serverTimingsMs().forEach(st::put);

@@ -38,7 +38,7 @@ import java.util.Map;
  * <p>{@code run.json} (format 1): {@code format, name, status, failure, started_at, duration_s, endpoint,
  * environment {latencylab_version, java_version, java_vendor, os, arch, cpus}, spec {target, client, tier_metric,
  * tiers, slos, tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, spec, result,
- * summary}]}. A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
+ * summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices}. A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance, passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence, enough_samples}],
@@ -114,6 +114,10 @@ public final class RunFiles {
             if (s.stats() != null) {
                 st.set("summary", summary(s.stats()));
             }
+            if (!s.parts().isEmpty()) {
+                ObjectNode parts = st.putObject("parts");
+                s.parts().forEach((label, stats) -> parts.set(label, summary(stats)));
+            }
         }
         ArrayNode n = o.putArray("notices");
         r.notices().forEach(n::add);
@@ -144,7 +148,8 @@ public final class RunFiles {
 
     /**
      * Writes {@code summary.csv}: columns {@code step,metric,count,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p99_9_ms,
-     * max_ms,p95_lower_ms,p95_upper_ms}; one row per step and metric, then rows of step {@code all}.
+     * max_ms,p95_lower_ms,p95_upper_ms}; one row per step and metric, followed by the rows of each part of the
+     * step (e.g. {@code sweep-2048}) when it has several, then the rows of {@code all} (every measured request).
      * Numbers use a dot as decimal separator whatever the locale.
      *
      * @param dir run directory
@@ -157,6 +162,9 @@ public final class RunFiles {
             w.write("step,metric,count,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p99_9_ms,max_ms,p95_lower_ms,p95_upper_ms\n");
             for (RunResult.StepOutcome s : r.steps()) {
                 csvRows(w, s.label(), s.stats());
+                for (Map.Entry<String, StatsReport> p : s.parts().entrySet()) {
+                    csvRows(w, p.getKey(), p.getValue());
+                }
             }
             csvRows(w, "all", r.overall());
         } catch (IOException e) {

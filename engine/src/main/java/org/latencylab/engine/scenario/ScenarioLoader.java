@@ -22,6 +22,7 @@ import org.latencylab.engine.experiment.RunSpec;
 import org.latencylab.engine.experiment.StatsSettings;
 import org.latencylab.engine.experiment.SweepSpec;
 import org.latencylab.engine.experiment.TargetSpec;
+import org.latencylab.engine.sim.SimProfile;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -137,8 +138,9 @@ public final class ScenarioLoader {
     public RunSpec parse(InputStream in, String fileName) {
         JsonNode root;
         try {
-            ObjectMapper reader = fileName.toLowerCase(Locale.ROOT).endsWith(".json")
-                    ? new ObjectMapper() : new ObjectMapper(new YAMLFactory());
+            ObjectMapper reader = (fileName.toLowerCase(Locale.ROOT).endsWith(".json")
+                    ? new ObjectMapper() : new ObjectMapper(new YAMLFactory()))
+                    .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             root = reader.readTree(in);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(fileName + ": not valid " + (fileName.endsWith(".json") ? "JSON" : "YAML")
@@ -194,6 +196,11 @@ public final class ScenarioLoader {
                 throw new IllegalArgumentException(file + ": field 'endpoint.builtin' must be 'sim', was '" + b + "'");
             }
             String profile = n.path("profile").asText("llama-8b-class");
+            try {
+                SimProfile.resolve(profile);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ": field 'endpoint.profile': " + e.getMessage(), e);
+            }
             return new TargetSpec(null, profile, n.path("stamping").asBoolean(false));
         }
         unknown(file, "endpoint.", n, ENDPOINT_FIELDS);
@@ -303,13 +310,57 @@ public final class ScenarioLoader {
                     + new TreeSet<>(e.getKnownPropertyIds().stream().map(Object::toString).toList()), e);
         } catch (ValueInstantiationException e) {
             Throwable c = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalArgumentException(file + ": " + (prefix.isEmpty() ? "" : prefix.substring(0, prefix.length() - 1) + ": ")
+            String at = prefix + path(e);
+            if (at.endsWith(".")) {
+                at = at.substring(0, at.length() - 1);
+            }
+            throw new IllegalArgumentException(file + ": " + (at.isEmpty() ? "" : "field '" + at + "': ")
                     + c.getMessage(), e);
+        } catch (com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+            throw new IllegalArgumentException(file + ": field '" + prefix + path(e) + "' must be "
+                    + expected(e.getTargetType()) + ", was " + shown(e), e);
         } catch (JsonMappingException e) {
             throw new IllegalArgumentException(file + ": field '" + prefix + path(e) + "': " + e.getOriginalMessage(), e);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(file + ": " + e.getOriginalMessage(), e);
         }
+    }
+
+    private static String expected(Class<?> type) {
+        if (type == null) {
+            return "of another form";
+        }
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+            return "a whole number";
+        }
+        if (type == Double.class || type == double.class) {
+            return "a number (milliseconds, rates and percentiles are plain numbers, no units)";
+        }
+        if (type == Boolean.class || type == boolean.class) {
+            return "true or false";
+        }
+        if (type == Duration.class) {
+            return "a duration like 250ms, 15s or 10m";
+        }
+        if (java.util.List.class.isAssignableFrom(type)) {
+            return "a list, e.g. [2048, 8192]";
+        }
+        if (type.isEnum()) {
+            return "one of " + java.util.Arrays.stream(type.getEnumConstants())
+                    .map(c -> c.toString().toLowerCase(Locale.ROOT)).toList();
+        }
+        if (type == String.class) {
+            return "text";
+        }
+        return "a mapping";
+    }
+
+    private static String shown(com.fasterxml.jackson.databind.exc.MismatchedInputException e) {
+        if (e instanceof com.fasterxml.jackson.databind.exc.InvalidFormatException f && f.getValue() != null) {
+            return f.getValue() instanceof String ? "\"" + f.getValue() + "\"" : String.valueOf(f.getValue());
+        }
+        String m = e.getOriginalMessage();
+        return m == null ? "something else" : "something else (" + m.replaceAll("`[a-z.]*\\.([A-Za-z]+)`", "$1") + ")";
     }
 
     private static String path(JsonMappingException e) {

@@ -390,6 +390,36 @@ public record SimProfile(String name, String model, String source, Prefill prefi
     }
 
     /**
+     * A profile named on a command line or in a scenario: a file when the text names one (it contains a path
+     * separator or ends in {@code .yaml}, {@code .yml} or {@code .json}, or such a file exists), else a built-in.
+     *
+     * @param nameOrPath built-in profile name (e.g. {@code llama-8b-class}) or profile file
+     * @return the profile
+     * @throws IllegalArgumentException when the file does not exist or cannot be read, or it is malformed, or no
+     *                                  built-in has that name; the message says which and lists the built-ins
+     */
+    public static SimProfile resolve(String nameOrPath) {
+        if (nameOrPath == null || nameOrPath.isBlank()) {
+            throw new IllegalArgumentException("a simulator profile name or file is needed; built-ins: " + builtinNames());
+        }
+        java.nio.file.Path p = java.nio.file.Path.of(nameOrPath);
+        boolean looksLikeFile = nameOrPath.contains("/") || nameOrPath.contains(java.io.File.separator)
+                || nameOrPath.endsWith(".yaml") || nameOrPath.endsWith(".yml") || nameOrPath.endsWith(".json");
+        if (java.nio.file.Files.isRegularFile(p)) {
+            try {
+                return load(p);
+            } catch (UncheckedIOException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
+        if (looksLikeFile) {
+            throw new IllegalArgumentException("simulator profile file " + nameOrPath + " does not exist; built-ins: "
+                    + builtinNames());
+        }
+        return builtin(nameOrPath);
+    }
+
+    /**
      * @return names of the built-in profiles, sorted; empty only when the jar was packaged without them
      * @throws UncheckedIOException when the classpath folder cannot be listed
      */
