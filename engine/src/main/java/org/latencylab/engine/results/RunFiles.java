@@ -247,6 +247,7 @@ public final class RunFiles {
                 po.put("lower_ms", p.lowerMillis());
                 po.put("upper_ms", p.upperMillis());
                 po.put("confidence", p.confidence());
+                po.put("target_confidence", p.targetConfidence());
                 po.put("enough_samples", p.enoughSamples());
             }
             ArrayNode w = mo.putArray("warnings");

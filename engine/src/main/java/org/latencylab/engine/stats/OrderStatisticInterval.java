@@ -14,7 +14,10 @@ import org.apache.commons.math3.distribution.BinomialDistribution;
  * 1999), §3.2 "quantile test" confidence interval. The binomial quantiles come from Commons Math.
  *
  * <p>When a rank falls outside 1..n it is clamped (to the minimum or maximum) and flagged: the interval then
- * covers less than {@code confidence}. Stateless and thread-safe.
+ * covers less than {@code confidence}, and {@link #coverage} says how much it does cover. When clamping leaves
+ * both ranks equal and n &gt;= 2, the interval is widened by one rank on the side that adds more coverage, so that
+ * {@code lowerRank < upperRank} whenever n &gt;= 2 (a zero-width interval has coverage 0 for continuous data).
+ * For n = 1 both ranks are 1 and the coverage is 0. Stateless and thread-safe.
  *
  * @param lowerRank     1-based rank of the lower bound, in 1..n
  * @param pointRank     1-based nearest rank of the point estimate, {@code max(1, ⌈p·n⌉)}
@@ -56,21 +59,41 @@ public record OrderStatisticInterval(long lowerRank, long pointRank, long upperR
         boolean highClamp = u > n;
         l = Math.max(1, Math.min(l, point));
         u = Math.min(n, Math.max(u, point));
+        if (l == u && n >= 2) {
+            // widening down adds P(B = l-1), widening up adds P(B = u); take the larger one that exists
+            boolean down = u == n || (l > 1 && b.probability((int) l - 1) >= b.probability((int) u));
+            if (down) {
+                l--;
+            } else {
+                u++;
+            }
+        }
         return new OrderStatisticInterval(l, point, u, lowClamp, highClamp);
     }
 
     /**
-     * The exact coverage of the chosen ranks for continuous data: {@code F(u−1) − F(l−1)}.
+     * The exact coverage of the chosen ranks for continuous data: {@code F(u−1) − F(l−1)} with F the
+     * Binomial(n, p) CDF (same sources as the class). This is the coverage of the ranks as returned, i.e. after any
+     * clamping and widening: 0 when {@code lowerRank == upperRank}.
      *
-     * @param n          number of samples the ranks were made for
+     * @param n          number of samples the ranks were made for, in {@code upperRank..2^31−1}
      * @param percentile percent, in (0, 100)
-     * @return the probability that {@code [x(lowerRank), x(upperRank)]} contains the true percentile
+     * @return the probability, in [0, 1], that {@code [x(lowerRank), x(upperRank)]} contains the true percentile
+     * @throws IllegalArgumentException when n or the percentile is out of range
      */
     public double coverage(long n, double percentile) {
+        if (n < upperRank || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("sample count must be in " + upperRank + ".." + Integer.MAX_VALUE
+                    + " (at least the upper rank), was " + n);
+        }
+        if (!(percentile > 0 && percentile < 100)) {
+            throw new IllegalArgumentException("percentile must be in (0, 100), was " + percentile);
+        }
         BinomialDistribution b = new BinomialDistribution(null, (int) n, percentile / 100.0);
         // P(x(l) <= xi) = P(B >= l) = 1 - F(l-1); P(xi <= x(u)) = P(B <= u-1) = F(u-1)
         double upper = b.cumulativeProbability((int) upperRank - 1);
         double lower = b.cumulativeProbability((int) lowerRank - 1);
-        return upper - lower;
+        // the difference of two rounded CDF values can stray a few ulps outside [0, 1]
+        return Math.max(0.0, Math.min(1.0, upper - lower));
     }
 }

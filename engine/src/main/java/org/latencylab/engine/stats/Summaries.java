@@ -13,7 +13,10 @@ import java.util.Locale;
  * <p>Point estimates use the nearest-rank definition (the ⌈p·n⌉-th smallest sample, Hyndman &amp; Fan type 1), which
  * is always an observed value and matches HdrHistogram's {@code getValueAtPercentile}. Confidence intervals are the
  * order-statistic intervals of {@link OrderStatisticInterval}; the sample-size rule is
- * {@link PercentileEstimate#hasEnoughSamples}.
+ * {@link PercentileEstimate#hasEnoughSamples}. Each estimate carries the exact coverage of the ranks it used
+ * ({@link PercentileEstimate#confidence()}) next to the requested level ({@link PercentileEstimate#targetConfidence()});
+ * when a sample is too small for the requested level, the summary's warning for that percentile says how much the
+ * interval does cover.
  */
 public final class Summaries {
     /** Default confidence level of percentile intervals: 0.95. */
@@ -40,7 +43,8 @@ public final class Summaries {
      * @param metric      metric name
      * @param valuesNanos samples in nanoseconds, each &gt;= 0; not modified; may be empty
      * @param percentiles percentiles in percent, each in (0, 100)
-     * @param confidence  confidence level of the intervals, in (0, 1)
+     * @param confidence  requested confidence level of the intervals, in (0, 1); each estimate keeps it as
+     *                    {@code targetConfidence} and reports the coverage it reached as {@code confidence}
      * @return the summary
      * @throws IllegalArgumentException when a value is negative or an argument is out of range
      */
@@ -96,7 +100,8 @@ public final class Summaries {
      * @param metric      metric name
      * @param histogram   values in nanoseconds; not modified
      * @param percentiles percentiles in percent, each in (0, 100)
-     * @param confidence  confidence level, in (0, 1)
+     * @param confidence  requested confidence level, in (0, 1); as for exact samples, each estimate reports the
+     *                    coverage of its ranks (the same ranks, so the same coverage, as for exact samples)
      * @return the summary
      * @throws IllegalArgumentException when an argument is out of range
      */
@@ -129,17 +134,35 @@ public final class Summaries {
                                                OrderStatisticInterval r, long value, long lower, long upper,
                                                List<String> warnings) {
         boolean enough = PercentileEstimate.hasEnoughSamples(n, p);
-        String name = "P" + PercentileEstimate.label(p);
+        double coverage = r.coverage(n, p);
+        PercentileEstimate e = new PercentileEstimate(p, value, Math.min(lower, value), Math.max(upper, value),
+                coverage, confidence, enough);
+        String shortfall = e.meetsConfidence() ? "" : String.format(Locale.ROOT,
+                "the interval [%s, %s] covers only %s %% (target %s %%)", rankName(r.lowerRank(), n),
+                rankName(r.upperRank(), n), percent(coverage), percent(confidence));
         if (!enough) {
             double above = n * (1 - p / 100);
             warnings.add(String.format(Locale.ROOT, "%s %s from %d samples: fewer than %d samples above it (%.1f expected);"
-                            + " treat as an estimate of the max", metric, name, n,
-                    PercentileEstimate.MIN_SAMPLES_ABOVE, above));
-        } else if (r.upperClamped() || r.lowerClamped()) {
-            warnings.add(String.format(Locale.ROOT, "%s %s: the %.0f %% interval reaches the sample %s; coverage is below"
-                    + " nominal", metric, name, confidence * 100, r.upperClamped() ? "maximum" : "minimum"));
+                            + " treat as an estimate of the max%s", metric, e.name(), n,
+                    PercentileEstimate.MIN_SAMPLES_ABOVE, above, shortfall.isEmpty() ? "" : "; " + shortfall));
+        } else if (!shortfall.isEmpty()) {
+            warnings.add(String.format(Locale.ROOT, "%s %s from %d samples: %s", metric, e.name(), n, shortfall));
         }
-        return new PercentileEstimate(p, value, Math.min(lower, value), Math.max(upper, value), confidence, enough);
+        return e;
+    }
+
+    /** "min", "max" or "x(k)", the k-th smallest sample. */
+    private static String rankName(long rank, long n) {
+        return rank == n ? "max" : rank == 1 ? "min" : "x(" + rank + ")";
+    }
+
+    /** A probability as percent with two significant digits below 10 % (e.g. "75", "20", "0.98", "0"). */
+    private static String percent(double probability) {
+        double pct = probability * 100;
+        if (pct == 0 || pct >= 9.95) {
+            return String.format(Locale.ROOT, "%.0f", pct);
+        }
+        return new java.math.BigDecimal(pct).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
     }
 
     private static double[] sortedPercentiles(List<Double> percentiles) {

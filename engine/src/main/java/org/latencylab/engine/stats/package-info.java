@@ -24,6 +24,10 @@
  * several modes from batching and cache hits). Exact sorted samples are used when a run kept them (a few million
  * {@code long}s at most); otherwise the ranks are read from an HdrHistogram, whose bucket precision (3 significant
  * digits, 0.1 %) is far below the statistical uncertainty of any tail percentile.
+ * A small sample cannot reach 95 %: the ranks run past the sample and are clamped to its minimum or maximum. The
+ * estimate then reports the exact coverage of the ranks it used as {@code confidence} (e.g. 0.75 for the median of
+ * three samples, whose interval is [min, max]) next to the requested {@code targetConfidence}, and the summary's
+ * warning says so; a percentile is never labelled "95 %" when its interval covers less.
  *
  * <h2>Sample-size rule</h2>
  * A percentile p is flagged as not enough samples when fewer than 10 samples are expected above it,
