@@ -91,6 +91,15 @@ class CommandLineTest {
         assertThat(run("run", dir.resolve("missing.yaml").toString()).code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run("probe", "-n", "zero").code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(run("frobnicate").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        Result proto = run("probe", "--protocol", "grpc", "-n", "1");
+        assertThat(proto.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(proto.err()).contains("--protocol").contains("openai-chat");
+        Result sim = run("probe", "--sim", "llama-9b", "-n", "1");
+        assertThat(sim.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(sim.err()).contains("--sim").contains("llama-8b-class");
+        Result badProfile = run("sim", "--profile", dir.resolve("nothere.yaml").toString());
+        assertThat(badProfile.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(badProfile.err()).contains("does not exist");
     }
 
     @Test
@@ -114,8 +123,39 @@ class CommandLineTest {
         Path shared = repo().resolve("../shared/cases/streams");
         Path dir = Files.isDirectory(shared) ? shared : repo().resolve("engine/src/test/resources/cases/streams");
         Result r = run("check-cases", dir.toString());
-        assertThat(r.out()).containsPattern("\\d+ passed, 0 failed, \\d+ skipped");
+        assertThat(r.out()).containsPattern("\\d+ passed, 0 failed, 0 skipped");
+        assertThat(r.out().split("passed, ", -1)).as("the summary line is printed once").hasSize(2);
         assertThat(r.code()).isZero();
         assertThat(run("check-cases", repo().resolve("no-such-folder").toString()).code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void anEmptyCaseFolderIsBadInputNotAPass(@TempDir Path dir) {
+        Result r = run("check-cases", dir.toString());
+        assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(r.err()).contains("no *.json conformance cases");
+    }
+
+    @Test
+    void aLoadStepLeavesItsWarmupOutOfTheStatistics(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("load.yaml");
+        Files.writeString(scenario, """
+                name: warm
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: load, rate: 40, arrival: constant, duration: 3s, warmup: 1s, contextTokens: 64,
+                     maxOutputTokens: 4, tierMetric: ttft_from_intended}
+                """);
+        Path out = dir.resolve("run");
+        Result r = run("run", scenario.toString(), "--out", out.toString(), "--no-charts");
+        assertThat(r.code()).as(r.err()).isZero();
+        JsonNode step = new ObjectMapper().readTree(out.resolve("run.json").toFile()).path("steps").get(0);
+        long excluded = step.path("result").path("totals").path("excluded").asLong();
+        long measured = step.path("result").path("totals").path("sent").asLong() - excluded;
+        assertThat(excluded).as("warmup requests").isGreaterThan(20);
+        assertThat(step.path("summary").path("sent").asLong()).isEqualTo(measured);
+        assertThat(step.path("summary").path("tier_metric").asText()).isEqualTo("ttft_from_intended");
+        assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize((int) (measured + excluded));
+        assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT (intended)");
     }
 }

@@ -41,8 +41,8 @@ import java.util.Map;
  * summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices}. A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance, passed}], metrics {NAME: {count, mean_ms,
- * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence, enough_samples}],
- * warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
+ * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
+ * interval), target_confidence, enough_samples}], warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
  *
  * <p>Thread-safe (stateless; the shared mapper is thread-safe).
  */

@@ -121,6 +121,18 @@ class ScenarioLoaderTest {
                 .contains("percentile");
         assertThat(error(base + "format: 2\nexperiments: [{type: probe}]")).contains("'format' must be 1");
         assertThat(error("name: [unclosed\n")).contains("not valid YAML").contains("line");
+        assertThat(error(base + "experiments: [{type: probe, requests: lots}]"))
+                .contains("field 'experiments[0].requests' must be a whole number, was \"lots\"");
+        assertThat(error(base + "slos: [{metric: ttft, percentile: 95, maxMs: 1200ms}]\nexperiments: [{type: probe}]"))
+                .contains("slos[0].maxMs").contains("a number");
+        assertThat(error(base + "slos: [{metric: ttft, percentile: 150, maxMs: 5}]\nexperiments: [{type: probe}]"))
+                .contains("slos[0]").contains("percentile must be in (0, 100]");
+        assertThat(error("name: x\nname: y\nendpoint: {builtin: sim}\nexperiments: [{type: probe}]"))
+                .contains("Duplicate field 'name'");
+        assertThat(error("name: x\nendpoint: {builtin: sim, profile: llama-9b}\nexperiments: [{type: probe}]"))
+                .contains("field 'endpoint.profile'").contains("llama-9b").contains("llama-8b-class");
+        assertThat(error("name: x\nendpoint: {builtin: sim, profile: nothere/p.yaml}\nexperiments: [{type: probe}]"))
+                .contains("field 'endpoint.profile'").contains("does not exist");
     }
 
     @Test

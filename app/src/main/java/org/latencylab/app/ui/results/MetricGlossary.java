@@ -30,8 +30,9 @@ public final class MetricGlossary {
         TERMS.put("slo", "SLO (service-level objective): at least P % of requests have the metric ≤ the threshold;"
                 + " the compliance rate is met / judged, where failed requests count as not met.");
         TERMS.put("goodput", "Goodput: requests that succeeded and met every SLO, per second of wall time.");
-        TERMS.put("interval", "Each percentile is shown with its 95 % distribution-free (order-statistic) confidence"
-                + " interval; a percentile marked * has fewer than 10 samples expected above it.");
+        TERMS.put("interval", "Each percentile is shown with a distribution-free (order-statistic) confidence interval"
+                + " aiming at 95 % coverage; small samples cannot reach it (the interval then covers less). A"
+                + " percentile marked * has fewer than 10 samples expected above it: an estimate near the maximum.");
     }
 
     private MetricGlossary() {
