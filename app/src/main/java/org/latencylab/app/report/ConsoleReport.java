@@ -67,7 +67,7 @@ public final class ConsoleReport {
                     printLoad(lr, out);
                 }
                 if (s.stats() != null) {
-                    printStats(s.stats(), examples, out);
+                    printStats(s.stats(), examples, s.result() instanceof LoadResult, out);
                 }
             }
         }
@@ -149,7 +149,7 @@ public final class ConsoleReport {
      * @param out where to print
      */
     public static void printStats(StatsReport s, PrintWriter out) {
-        printStats(s, Map.of(), out);
+        printStats(s, Map.of(), true, out);
     }
 
     private static void printCounts(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
@@ -170,19 +170,21 @@ public final class ConsoleReport {
      *
      * @param s        statistics
      * @param examples an example message per error kind (may be empty)
+     * @param openLoop whether to show latency from the intended start too (load steps; in a closed loop the
+     *                 intended start is the send time up to the client's dispatch cost, shown as dispatch lag)
      * @param out      where to print
      */
-    public static void printStats(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
+    public static void printStats(StatsReport s, Map<ErrorKind, String> examples, boolean openLoop, PrintWriter out) {
         if (s.succeeded() == 0) {
             printCounts(s, examples, out);
             return;
         }
-        out.printf(Locale.ROOT, "%-13s %6s %10s %10s %10s %10s %10s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
+        out.printf(Locale.ROOT, "%-16s %7s %10s %10s %10s %10s %10s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
                 "P99.9", "max");
         boolean flagged = false;
         for (String m : METRICS) {
             MetricSummary ms = s.summaries().get(m);
-            if (ms == null || ms.count() == 0) {
+            if (ms == null || ms.count() == 0 || !openLoop && m.endsWith("_from_intended")) {
                 continue;
             }
             String[] cells = new String[5];
@@ -193,7 +195,7 @@ public final class ConsoleReport {
                 flagged |= thin;
                 cells[i] = Units.ms(ms.pMillis(ps[i])) + (thin ? "*" : "");
             }
-            out.printf(Locale.ROOT, "%-13s %6d %10s %10s %10s %10s %10s %9s%n", NAMES.getOrDefault(m, m), ms.count(),
+            out.printf(Locale.ROOT, "%-16s %7d %10s %10s %10s %10s %10s %9s%n", NAMES.getOrDefault(m, m), ms.count(),
                     cells[0], cells[1], cells[2], cells[3], cells[4], Units.ms(ms.maxMillis()));
         }
         if (flagged) {
@@ -202,9 +204,12 @@ public final class ConsoleReport {
         MetricSummary tierMetric = s.summaries().get(s.tierMetric());
         if (s.tier() != null && tierMetric != null && tierMetric.count() > 0) {
             var p95 = tierMetric.p(95.0);
-            out.printf(Locale.ROOT, "P95 %s %s (95%% CI %s–%s) → %s%n", NAMES.getOrDefault(s.tierMetric(), s.tierMetric()),
-                    Units.ms(p95.valueMillis()), Units.ms(p95.lowerMillis()), Units.ms(p95.upperMillis()),
-                    s.tier().name());
+            String ci = p95.meetsConfidence()
+                    ? String.format(Locale.ROOT, "95%% CI %s–%s", Units.ms(p95.lowerMillis()), Units.ms(p95.upperMillis()))
+                    : String.format(Locale.ROOT, "interval %s–%s covers only %.0f %%", Units.ms(p95.lowerMillis()),
+                    Units.ms(p95.upperMillis()), p95.confidence() * 100);
+            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%n", NAMES.getOrDefault(s.tierMetric(), s.tierMetric()),
+                    Units.ms(p95.valueMillis()), ci, s.tier().name());
         }
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
