@@ -130,6 +130,24 @@ class CommandLineTest {
     }
 
     @Test
+    void detectNamesTheProtocolOrWhatWasTried() throws Exception {
+        try (var sim = org.latencylab.engine.sim.SimServer.start(org.latencylab.engine.sim.SimProfile.builtin("small-fast"),
+                org.latencylab.engine.sim.SimOptions.defaults())) {
+            Result ok = run("detect", sim.baseUrl());
+            assertThat(ok.code()).as(ok.err()).isZero();
+            assertThat(ok.out()).contains("detected openai-chat").contains("small-fast");
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        Result none = run("detect", "http://127.0.0.1:" + port, "--timeout", "2s");
+        assertThat(none.code()).isEqualTo(ExitCodes.SLO_FAILED);
+        assertThat(none.out()).contains("/v1/models").contains("/api/tags").contains("/info");
+        assertThat(run("detect", "ftp://x").code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
     void anEmptyCaseFolderIsBadInputNotAPass(@TempDir Path dir) {
         Result r = run("check-cases", dir.toString());
         assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
