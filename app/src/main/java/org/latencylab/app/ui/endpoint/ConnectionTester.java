@@ -6,6 +6,7 @@ import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.client.EndpointDetector;
 import org.latencylab.engine.client.LlmClient;
 import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;
@@ -35,7 +36,32 @@ public final class ConnectionTester {
             RequestRecord r = client.execute(endpoint,
                     new GenerationRequest("Reply with one short word.", -1, 8, true, java.util.Map.of()),
                     new RequestTicket(0, "connection-test", -1, System.nanoTime()));
-            return ConnectionResult.of(r);
+            ConnectionResult result = ConnectionResult.of(r);
+            if (r.succeeded()) {
+                return result;
+            }
+            return result.withDetail(result.detail() + " · " + detect(endpoint));
+        }
+    }
+
+    /**
+     * After a failed test: which API the base URL does speak, as a hint for the user (endpoint detection).
+     *
+     * @param endpoint the endpoint that failed
+     * @return e.g. {@code this URL answers as ollama-chat, model llama3 — choose that protocol}, or what was tried
+     */
+    static String detect(Endpoint endpoint) {
+        try (EndpointDetector d = new EndpointDetector(Duration.ofSeconds(5), System::getenv)) {
+            EndpointDetector.Detection found = d.detect(endpoint.baseUrl(), endpoint.apiKeyEnv());
+            if (!found.found()) {
+                return found.report().replace('\n', ' ');
+            }
+            Protocol p = found.protocol().get();
+            String model = found.proposedModel().isEmpty() ? "" : ", model " + found.proposedModel();
+            return p == endpoint.protocol() ? "this URL answers as " + p.id() + model + " — check the model name and key"
+                    : "this URL answers as " + p.id() + model + " — choose that protocol";
+        } catch (RuntimeException e) {
+            return "detection failed: " + e.getMessage();
         }
     }
 
@@ -70,6 +96,11 @@ public final class ConnectionTester {
             String detail = r.succeeded() ? "answer: " + abbreviate(r.outputText().strip())
                     : (r.errorKind() == null ? r.outcome().toString() : r.errorKind().id()) + ": " + r.errorMessage();
             return new ConnectionResult(r.succeeded(), r.httpStatus(), ttfb, ttft, detail);
+        }
+
+        /** @param newDetail replacement detail @return a copy with that detail */
+        public ConnectionResult withDetail(String newDetail) {
+            return new ConnectionResult(ok, httpStatus, ttfbMs, ttftMs, newDetail);
         }
 
         /** @return e.g. {@code OK · HTTP 200 · TTFB 12.3 ms · TTFT 45.6 ms} */
