@@ -16,6 +16,10 @@ _ll_pick() {
 if _ll_jdk=$(_ll_pick); then
   export JAVA_HOME="$_ll_jdk"
   export PATH="$JAVA_HOME/bin:$PATH"
+  # Maven's own libraries use sun.misc.Unsafe, which JDK 24+ warns about on every build; allow it quietly.
+  if [ "$(_ll_major "$JAVA_HOME")" -ge 24 ]; then
+    export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+  fi
 else
   echo "LatencyLab needs a JDK 21 or newer (found none in JAVA_HOME or /usr/lib/jvm)." >&2
   echo "Install one (e.g. Temurin 21 or 25) and set JAVA_HOME to it." >&2
