@@ -1,11 +1,8 @@
 package org.latencylab.engine.client;
 
-import okhttp3.MediaType;
 import okhttp3.ResponseBody;
 import okio.Buffer;
-import okio.BufferedSource;
 import okio.ForwardingSource;
-import okio.Okio;
 
 import java.io.IOException;
 
@@ -18,13 +15,9 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * the client code (after transport decoding), before any framing or JSON work. Not thread-safe: a body is read
  * by one thread.
  */
-final class FirstByteBody extends ResponseBody {
-    private final ResponseBody delegate;
-    private final BufferedSource source;
-
+final class FirstByteBody extends FilteredBody {
     FirstByteBody(ResponseBody delegate, TimingListener timing) {
-        this.delegate = delegate;
-        this.source = Okio.buffer(new ForwardingSource(delegate.source()) {
+        super(delegate, new ForwardingSource(delegate.source()) {
             @Override
             public long read(Buffer sink, long byteCount) throws IOException {
                 long n = super.read(sink, byteCount);
@@ -34,25 +27,5 @@ final class FirstByteBody extends ResponseBody {
                 return n;
             }
         });
-    }
-
-    @Override
-    public MediaType contentType() {
-        return delegate.contentType();
-    }
-
-    @Override
-    public long contentLength() {
-        return delegate.contentLength();
-    }
-
-    @Override
-    public BufferedSource source() {
-        return source;
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

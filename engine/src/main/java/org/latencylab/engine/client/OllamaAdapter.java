@@ -97,9 +97,7 @@ final class OllamaAdapter implements ProtocolAdapter {
 
     /** Handles one object (a stream line or the whole body); returns false after an error. */
     private boolean onObject(JsonNode node, long now, ResponseCollector c, boolean streaming) {
-        JsonNode error = node.get("error");
-        if (error != null && !error.isNull()) {
-            c.fail(ErrorKind.STREAM_ERROR, "error in stream: " + ProtocolAdapter.errorMessage(error), now);
+        if (ProtocolAdapter.failOnErrorMember(node, c, "stream", now)) {
             return false;
         }
         String answer;

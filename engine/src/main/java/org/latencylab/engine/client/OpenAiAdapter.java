@@ -82,9 +82,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
 
     /** Handles one parsed chunk; returns false after a stream error. */
     private boolean onChunk(JsonNode node, long now, ResponseCollector c) {
-        JsonNode error = node.get("error");
-        if (error != null && !error.isNull()) {
-            c.fail(ErrorKind.STREAM_ERROR, "error in stream: " + ProtocolAdapter.errorMessage(error), now);
+        if (ProtocolAdapter.failOnErrorMember(node, c, "stream", now)) {
             return false;
         }
         long stamp = ProtocolAdapter.serverStamp(node);
@@ -153,10 +151,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
 
     @Override
     public void readBody(JsonNode body, ResponseCollector c) {
-        JsonNode error = body.get("error");
-        if (error != null && !error.isNull()) {
-            c.fail(ErrorKind.STREAM_ERROR, "error in response body: " + ProtocolAdapter.errorMessage(error),
-                    System.nanoTime());
+        if (ProtocolAdapter.failOnErrorMember(body, c, "response body", System.nanoTime())) {
             return;
         }
         JsonNode choices = body.get("choices");

@@ -9,6 +9,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Protocol;
 
@@ -86,6 +87,25 @@ interface ProtocolAdapter {
         } else {
             body.put("prompt", request.prompt());
         }
+    }
+
+    /**
+     * Fails the request as {@code stream_error} when a JSON object carries a non-null top-level {@code error}
+     * member (an error object inside a 2xx stream or body).
+     *
+     * @param node  the event or body
+     * @param c     the collector to fail
+     * @param where {@code "stream"} or {@code "response body"}, for the message
+     * @param now   {@link System#nanoTime()} of the event
+     * @return true when the request was failed (the caller stops reading)
+     */
+    static boolean failOnErrorMember(JsonNode node, ResponseCollector c, String where, long now) {
+        JsonNode error = node.get("error");
+        if (error == null || error.isNull()) {
+            return false;
+        }
+        c.fail(ErrorKind.STREAM_ERROR, "error in " + where + ": " + errorMessage(error), now);
+        return true;
     }
 
     /** Merges {@code extra} into {@code body}, {@code extra} winning. */

@@ -1,12 +1,9 @@
 package org.latencylab.engine.client;
 
-import okhttp3.MediaType;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.Buffer;
-import okio.BufferedSource;
 import okio.ForwardingSource;
-import okio.Okio;
 import okhttp3.sse.EventSource;
 import okhttp3.sse.EventSourceListener;
 import okhttp3.sse.EventSources;
@@ -119,49 +116,60 @@ final class SseEvents {
      * Remembers the last bytes of the body and whether it is exhausted, so an event delivered at the end of
      * the body can be recognised as unterminated (SSE requires a blank line after each event).
      */
-    private static final class TailTracker extends ResponseBody {
-        private final ResponseBody delegate;
-        private final BufferedSource source;
+    private static final class TailTracker extends FilteredBody {
+        private final TailSource tail;
+
+        TailTracker(ResponseBody delegate) {
+            this(delegate, new TailSource(delegate.source()));
+        }
+
+        private TailTracker(ResponseBody delegate, TailSource tail) {
+            super(delegate, tail);
+            this.tail = tail;
+        }
+
+        boolean cutAtEnd() {
+            return tail.exhausted && !tail.endsWithBlankLine();
+        }
+    }
+
+    /** The bytes of the body, with the last four remembered. */
+    private static final class TailSource extends ForwardingSource {
         private final byte[] last = new byte[4];
         private int lastCount;
         private boolean exhausted;
         private boolean lfAppended;
 
-        TailTracker(ResponseBody delegate) {
-            this.delegate = delegate;
-            this.source = Okio.buffer(new ForwardingSource(delegate.source()) {
-                @Override
-                public long read(Buffer sink, long byteCount) throws IOException {
-                    long n = super.read(sink, byteCount);
-                    if (n < 0) {
-                        exhausted = true;
-                        if (lastCount > 0 && last[3] == '\r' && !lfAppended) {
-                            // okhttp-sse 5.5.1 spins forever on a body that ends in a lone CR: okio's select()
-                            // cannot decide between "\r\n" and "\r" at the end and consumes nothing. A CR is
-                            // already a complete line end, so adding the LF of a CRLF keeps the line structure.
-                            lfAppended = true;
-                            sink.writeByte('\n');
-                            shift((byte) '\n');
-                            return 1;
-                        }
-                    } else {
-                        for (long i = Math.max(0, n - 4); i < n; i++) {
-                            shift(sink.getByte(sink.size() - n + i));
-                        }
-                    }
-                    return n;
+        TailSource(okio.Source delegate) {
+            super(delegate);
+        }
+
+        @Override
+        public long read(Buffer sink, long byteCount) throws IOException {
+            long n = super.read(sink, byteCount);
+            if (n < 0) {
+                exhausted = true;
+                if (lastCount > 0 && last[3] == '\r' && !lfAppended) {
+                    // okhttp-sse 5.5.1 spins forever on a body that ends in a lone CR: okio's select()
+                    // cannot decide between "\r\n" and "\r" at the end and consumes nothing. A CR is
+                    // already a complete line end, so adding the LF of a CRLF keeps the line structure.
+                    lfAppended = true;
+                    sink.writeByte('\n');
+                    shift((byte) '\n');
+                    return 1;
                 }
-            });
+            } else {
+                for (long i = Math.max(0, n - 4); i < n; i++) {
+                    shift(sink.getByte(sink.size() - n + i));
+                }
+            }
+            return n;
         }
 
         private void shift(byte b) {
             System.arraycopy(last, 1, last, 0, 3);
             last[3] = b;
             lastCount = Math.min(4, lastCount + 1);
-        }
-
-        boolean cutAtEnd() {
-            return exhausted && !endsWithBlankLine();
         }
 
         private boolean endsWithBlankLine() {
@@ -175,26 +183,6 @@ final class SseEvents {
                 return true;
             }
             return b == '\n' && a == '\r' && lastCount >= 3 && (last[1] == '\n' || last[1] == '\r');
-        }
-
-        @Override
-        public MediaType contentType() {
-            return delegate.contentType();
-        }
-
-        @Override
-        public long contentLength() {
-            return delegate.contentLength();
-        }
-
-        @Override
-        public BufferedSource source() {
-            return source;
-        }
-
-        @Override
-        public void close() {
-            delegate.close();
         }
     }
 }

@@ -59,9 +59,7 @@ final class TgiAdapter implements ProtocolAdapter {
             if (node == null) {
                 return false;
             }
-            JsonNode error = node.get("error");
-            if (error != null && !error.isNull()) {
-                c.fail(ErrorKind.STREAM_ERROR, "error in stream: " + ProtocolAdapter.errorMessage(error), now);
+            if (ProtocolAdapter.failOnErrorMember(node, c, "stream", now)) {
                 return false;
             }
             JsonNode token = node.get("token");
@@ -90,10 +88,7 @@ final class TgiAdapter implements ProtocolAdapter {
 
     @Override
     public void readBody(JsonNode body, ResponseCollector c) {
-        JsonNode error = body.get("error");
-        if (error != null && !error.isNull()) {
-            c.fail(ErrorKind.STREAM_ERROR, "error in response body: " + ProtocolAdapter.errorMessage(error),
-                    System.nanoTime());
+        if (ProtocolAdapter.failOnErrorMember(body, c, "response body", System.nanoTime())) {
             return;
         }
         c.text(UNSET, ProtocolAdapter.text(body, "generated_text"), null, null, UNSET);
