@@ -195,7 +195,9 @@ final class LoadMeter implements AutoCloseable {
         Bucket b = current;
         current = new Bucket();
         recent.addLast(b);
-        while (recent.size() > 120) {
+        // auto-stop looks back two windows at most; keeping more would only hold histograms (~140 KB each set)
+        int keep = spec.autoStop() == null ? 0 : (int) Math.max(1, 2 * spec.autoStop().window().toSeconds());
+        while (recent.size() > keep) {
             recent.removeFirst();
         }
         long from = startEpochMs + second * 1000L;
