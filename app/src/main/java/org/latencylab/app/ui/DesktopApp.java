@@ -62,36 +62,22 @@ public final class DesktopApp extends Application {
         primary.setScene(scene);
         primary.show();
         vm.history().refresh();
-        boolean timing = Boolean.getBoolean(STARTUP_TIMING_PROPERTY);
-        long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
-        // After the first frame, warm up the results view one step per pulse, so that the first live update of a
-        // run does not pay for class loading and the first CSS and layout of the charts and table.
-        java.util.Iterator<Runnable> warmUp = view.results().warmUpSteps().iterator();
-        new AnimationTimer() {
-            private int pulses;
-            private long warmUpNanos;
+        if (Boolean.getBoolean(STARTUP_TIMING_PROPERTY)) {
+            long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+            new AnimationTimer() {
+                private int pulses;
 
-            @Override
-            public void handle(long now) {
-                pulses++;
-                // the second pulse after show() comes after the first frame was rendered
-                if (pulses == 2 && timing) {
-                    System.err.printf("latencylab: first frame painted %d ms after JVM start%n",
-                            System.currentTimeMillis() - jvmStart);
-                }
-                if (pulses > 2 && warmUp.hasNext()) {
-                    long t0 = System.nanoTime();
-                    warmUp.next().run();
-                    warmUpNanos += System.nanoTime() - t0;
-                } else if (pulses > 2) {
-                    stop();
-                    if (timing) {
-                        System.err.printf("latencylab: results view warmed up in %d ms (over several pulses)%n",
-                                warmUpNanos / 1_000_000);
+                @Override
+                public void handle(long now) {
+                    // the second pulse after show() comes after the first frame was rendered
+                    if (++pulses == 2) {
+                        stop();
+                        System.err.printf("latencylab: first frame painted %d ms after JVM start%n",
+                                System.currentTimeMillis() - jvmStart);
                     }
                 }
-            }
-        }.start();
+            }.start();
+        }
     }
 
     @Override

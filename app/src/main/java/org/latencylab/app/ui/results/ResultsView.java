@@ -1,11 +1,9 @@
 package org.latencylab.app.ui.results;
 
 import io.fair_acc.chartfx.XYChart;
-import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
-import javafx.scene.Scene;
 import javafx.scene.control.ChoiceBox;
 import javafx.scene.control.ContextMenu;
 import javafx.scene.control.Label;
@@ -33,10 +31,8 @@ import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.PowerLawChart;
 import org.latencylab.charts.TimeSeriesChart;
 
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -165,44 +161,6 @@ public final class ResultsView {
         ResultCharts.fill(cdf, d);
         ResultCharts.fill(time, d, vm.stats());
         ResultCharts.fill(sweep, d);
-    }
-
-    /**
-     * Warm-up steps for what the first live update of a run needs. Each step builds a throw-away copy of one chart
-     * (with a few made-up points and tier bands) or of the summary table (one row) in a scene that is never shown,
-     * and runs CSS and layout on it once. This loads and first-runs the chart plugin, legend, axis and table cell
-     * classes while the window is idle, instead of in the first pulses after a run's first snapshot, where it
-     * stalled the UI thread for a few hundred ms on a cold JVM. Nothing shown changes.
-     *
-     * <p>Run the steps on the JavaFX thread after the window's first frame, one per pulse, so that no single
-     * pulse carries all of it (each step took roughly 30–250 ms on a cold JVM on a busy 2-core machine).
-     *
-     * @return the steps, in order (four: CDF, time series, sweep, table)
-     */
-    public List<Runnable> warmUpSteps() {
-        double[] ms = {12, 15, 19, 24, 40};
-        double[] t = {0.5, 1.5, 2.5, 3.5, 4.5};
-        ResultData d = new ResultData(ms.length, ms, ms, t, ms, ms,
-                List.of(new ResultData.SweepPoint(1000, 1, 10, 9, 11, 12),
-                        new ResultData.SweepPoint(2000, 1, 20, 18, 22, 24)),
-                null, ResultData.EMPTY.report());
-        List<Runnable> steps = new ArrayList<>();
-        for (ResultCharts.Kind k : ResultCharts.Kind.values()) {
-            steps.add(() -> layOutOffscreen(ResultCharts.build(k, d, vm.stats(), yScale.getValue(), theme)));
-        }
-        steps.add(() -> layOutOffscreen(summaryTable(FXCollections.observableArrayList(new SummaryRow("ttft",
-                "TTFT", MetricGlossary.define("ttft"), ms.length, "1 ms", "1 ms", "1 ms", "1 ms", "1 ms", "1 ms")))));
-        return steps;
-    }
-
-    /** Runs CSS and layout once on {@code node} in a scene of its own that is never shown. */
-    private void layOutOffscreen(Region node) {
-        Scene scene = new Scene(node, 640, 400);
-        if (root.getScene() != null) {
-            scene.getStylesheets().setAll(root.getScene().getStylesheets());
-        }
-        node.applyCss();
-        node.layout();
     }
 
     /** @param t chart theme (light or dark) applied to every chart */
