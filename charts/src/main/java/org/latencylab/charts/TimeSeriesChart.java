@@ -94,7 +94,9 @@ public final class TimeSeriesChart {
 
     /**
      * Replaces the tier bands. Bands are drawn behind the lines in the order given, coloured from green (first) to
-     * red (fifth and later).
+     * red (fifth and later). Bands already shown are moved and relabelled in place rather than replaced, so a live
+     * view that calls this with every snapshot (the top band grows with the largest value) does not add and remove
+     * plugin nodes, with their CSS and layout passes, several times a second.
      *
      * @param tierBands bands in y units, fastest first (e.g. Tier-0 0–80 ms, Tier-1 80–300 ms, …)
      * @throws IllegalStateException when not called on the JavaFX thread
@@ -102,14 +104,32 @@ public final class TimeSeriesChart {
     public void setTierBands(List<TierBand> tierBands) {
         ChartScaffold.requireFxThread("TimeSeriesChart.setTierBands");
         Objects.requireNonNull(tierBands, "tierBands");
-        chart.getPlugins().removeAll(bands);
-        bands.clear();
-        for (int i = 0; i < tierBands.size(); i++) {
-            TierBand b = tierBands.get(i);
-            Color c = BAND_COLOURS[Math.min(i, BAND_COLOURS.length - 1)];
-            bands.add(new TierIndicator(yAxis, b, c));
+        int keep = Math.min(bands.size(), tierBands.size());
+        for (int i = 0; i < keep; i++) {
+            YRangeIndicator b = bands.get(i);
+            TierBand t = tierBands.get(i);
+            // bounds widen first, then narrow, so lower <= upper holds at every step
+            b.setLowerBound(Math.min(b.getLowerBound(), t.lower()));
+            b.setUpperBound(t.upper());
+            b.setLowerBound(t.lower());
+            if (!t.label().equals(b.getText())) {
+                b.setText(t.label());
+            }
         }
-        chart.getPlugins().addAll(bands);
+        if (bands.size() > keep) {
+            List<YRangeIndicator> gone = new ArrayList<>(bands.subList(keep, bands.size()));
+            chart.getPlugins().removeAll(gone);
+            bands.subList(keep, bands.size()).clear();
+        }
+        if (tierBands.size() > keep) {
+            List<YRangeIndicator> added = new ArrayList<>();
+            for (int i = keep; i < tierBands.size(); i++) {
+                Color c = BAND_COLOURS[Math.min(i, BAND_COLOURS.length - 1)];
+                added.add(new TierIndicator(yAxis, tierBands.get(i), c));
+            }
+            bands.addAll(added);
+            chart.getPlugins().addAll(added);
+        }
     }
 
     /** @return the current tier band labels, bottom first (for tests and the app's tooltip) */

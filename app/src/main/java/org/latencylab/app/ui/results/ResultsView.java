@@ -1,6 +1,7 @@
 package org.latencylab.app.ui.results;
 
 import io.fair_acc.chartfx.XYChart;
+import javafx.collections.ObservableList;
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.control.ChoiceBox;
@@ -31,6 +32,7 @@ import org.latencylab.charts.PowerLawChart;
 import org.latencylab.charts.TimeSeriesChart;
 
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -124,7 +126,7 @@ public final class ResultsView {
         grid.getRowConstraints().add(rc);
         grid.setMinHeight(220);
 
-        TableView<SummaryRow> table = summaryTable(vm);
+        TableView<SummaryRow> table = summaryTable(vm.rows());
         ListView<String> notices = new ListView<>(vm.notices());
         notices.setPrefHeight(48);
         notices.setPlaceholder(new Label("No notices"));
@@ -200,8 +202,8 @@ public final class ResultsView {
         return root;
     }
 
-    private static TableView<SummaryRow> summaryTable(ResultsViewModel vm) {
-        TableView<SummaryRow> t = new TableView<>(vm.rows());
+    private static TableView<SummaryRow> summaryTable(ObservableList<SummaryRow> rows) {
+        TableView<SummaryRow> t = new TableView<>(rows);
         t.setId("summaryTable");
         t.setPlaceholder(new Label("No requests yet"));
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
@@ -215,9 +217,17 @@ public final class ResultsView {
         t.getColumns().add(col("P99", SummaryRow::p99, 130, iv));
         t.getColumns().add(col("P99.9", SummaryRow::p999, 130, iv));
         t.getColumns().add(col("max", SummaryRow::max, 80, "largest value"));
+        // One tooltip per definition, shared by the rows: a Tooltip is a popup window with its own scene, and
+        // building one for every row on every live update kept the UI thread busy while a run streamed in.
+        Map<String, Tooltip> tips = new HashMap<>();
         t.setRowFactory(tv -> {
             TableRow<SummaryRow> row = new TableRow<>();
-            row.itemProperty().addListener((o, a, b) -> row.setTooltip(b == null ? null : tip(b.definition())));
+            row.itemProperty().addListener((o, a, b) -> {
+                Tooltip want = b == null ? null : tips.computeIfAbsent(b.definition(), ResultsView::tip);
+                if (row.getTooltip() != want) {
+                    row.setTooltip(want);
+                }
+            });
             return row;
         });
         return t;

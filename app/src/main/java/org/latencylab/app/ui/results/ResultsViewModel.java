@@ -134,7 +134,17 @@ public final class ResultsViewModel {
                 list.add(SummaryRow.of(s));
             }
         }
-        rows.setAll(list);
+        if (rows.size() == list.size()) {
+            // Same metrics as before (the usual case while a run streams in): replace only the rows whose text
+            // changed, so the table updates those cells instead of rebuilding every row on each snapshot.
+            for (int i = 0; i < list.size(); i++) {
+                if (!rows.get(i).equals(list.get(i))) {
+                    rows.set(i, list.get(i));
+                }
+            }
+        } else {
+            rows.setAll(list);
+        }
         tier.set(r.tier() == null ? "–" : r.tier().name() + " (P95 " + MetricGlossary.displayName(r.tierMetric())
                 + " " + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")");
         if (r.sloResults().isEmpty()) {
