@@ -100,9 +100,9 @@ class SettingsStoreTest {
         assertThat(mac.runsDir()).isEqualTo(Path.of("/Users/u/Library/Application Support/LatencyLab/runs"));
 
         AppDirectories overridden = AppDirectories.resolve(Map.of(), k -> Map.of("os.name", "Linux", "user.home",
-                "/home/u", "latencylab.config.dir", "/tmp/c", "latencylab.data.dir", "/tmp/d").get(k));
-        assertThat(overridden.settingsFile()).isEqualTo(Path.of("/tmp/c/settings.json"));
-        assertThat(overridden.runsDir()).isEqualTo(Path.of("/tmp/d/runs"));
+                "/home/u", "latencylab.config.dir", "/opt/ll-config", "latencylab.data.dir", "/opt/ll-data").get(k));
+        assertThat(overridden.settingsFile()).isEqualTo(Path.of("/opt/ll-config/settings.json"));
+        assertThat(overridden.runsDir()).isEqualTo(Path.of("/opt/ll-data/runs"));
         assertThat(overridden.dataDirFixed()).isTrue();
     }
 
