@@ -10,16 +10,16 @@ import javafx.scene.control.SpinnerValueFactory;
 import javafx.scene.control.Tooltip;
 import javafx.util.Duration;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Small builders for form controls shared by the views: integer spinners bound to view-model properties, labels
- * with tooltips. Keeps strong references to the adapter properties of bidirectional bindings (JavaFX holds them
- * weakly). Use on the JavaFX thread; one instance per view.
+ * with tooltips. The adapter property of each bidirectional binding (JavaFX holds bindings weakly) is stored in the
+ * control's own properties map, so the binding lives exactly as long as the control — not as long as this builder,
+ * which views drop after construction. Use on the JavaFX thread.
  */
 public final class Controls {
-    private final List<Object> keep = new ArrayList<>();
+    /** Key under which a control keeps the adapter property its binding needs. */
+    static final String BINDING_KEY = "latencylab.binding";
 
     /**
      * @param p    the view-model property
@@ -34,7 +34,7 @@ public final class Controls {
         Spinner<Integer> s = new Spinner<>(new SpinnerValueFactory.IntegerSpinnerValueFactory(min, max, p.get(), step));
         s.setEditable(true);
         ObjectProperty<Integer> boxed = p.asObject();
-        keep.add(boxed);
+        s.getProperties().put(BINDING_KEY, boxed); // strong reference held by the spinner itself
         s.getValueFactory().valueProperty().bindBidirectional(boxed);
         s.setPrefWidth(110);
         if (id != null) {

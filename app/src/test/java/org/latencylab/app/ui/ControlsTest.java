@@ -1,0 +1,58 @@
+package org.latencylab.app.ui;
+
+import javafx.application.Platform;
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.scene.control.Spinner;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.testfx.api.FxToolkit;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A spinner built by {@link Controls} stays bound to its view-model property after the builder is gone and the
+ * garbage collector has run (JavaFX keeps bidirectional bindings weakly; a lost adapter silently unbinds the form).
+ */
+class ControlsTest {
+    @BeforeAll
+    static void toolkit() throws Exception {
+        FxToolkit.registerPrimaryStage();
+    }
+
+    private static <T> T fx(Callable<T> c) throws Exception {
+        CompletableFuture<T> f = new CompletableFuture<>();
+        Platform.runLater(() -> {
+            try {
+                f.complete(c.call());
+            } catch (Exception e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void bindingSurvivesGarbageCollection() throws Exception {
+        IntegerProperty requests = new SimpleIntegerProperty(100);
+        Spinner<Integer> spinner = fx(() -> new Controls().intSpinner(requests, 1, 1_000_000, 1, "requests", "help"));
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        fx(() -> {
+            spinner.getValueFactory().setValue(20);
+            return null;
+        });
+        assertThat(requests.get()).as("view model follows the spinner").isEqualTo(20);
+        fx(() -> {
+            requests.set(7);
+            return null;
+        });
+        assertThat(fx(spinner::getValue)).as("spinner follows the view model").isEqualTo(7);
+    }
+}
