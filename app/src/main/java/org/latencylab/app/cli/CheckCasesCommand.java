@@ -15,8 +15,8 @@ import java.util.concurrent.Callable;
 /** {@code latencylab check-cases DIR}: replays stream conformance cases through the real client. */
 @Command(name = "check-cases", mixinStandardHelpOptions = true,
         description = {"Replay stream conformance cases through the real client and check the expectations.",
-                "Every *.json case in DIR is served over loopback HTTP with its scripted timing and measured.",
-                "Prints one line per case and 'N passed, M failed, K skipped'. Exit status 1 when a case failed."})
+                "%nEvery *.json case in DIR is served over loopback HTTP with its scripted timing and measured."
+                        + " Prints one line per case and 'N passed, M failed, K skipped'. Exit status 1 when a case failed."})
 final class CheckCasesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

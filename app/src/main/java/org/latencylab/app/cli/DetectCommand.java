@@ -13,8 +13,8 @@ import java.util.concurrent.Callable;
 /** {@code latencylab detect BASE_URL}: which LLM API answers at a base URL, and which model to ask for. */
 @Command(name = "detect", mixinStandardHelpOptions = true,
         description = {"Find out which LLM API a base URL speaks and propose a model.",
-                "Tries GET /v1/models (OpenAI-compatible), /api/tags (Ollama) and /info (TGI); when nothing answers,",
-                "lists each URL tried and what it answered. Exit status 1 when no API was found."})
+                "%nTries GET /v1/models (OpenAI-compatible), /api/tags (Ollama) and /info (TGI); when nothing"
+                        + " answers, lists each URL tried and what it answered. Exit status 1 when no API was found."})
 final class DetectCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -9,13 +9,15 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code latencylab probe}: N requests at concurrency C; percentiles, SLO rate and tier. */
 @Command(name = "probe", mixinStandardHelpOptions = true,
         description = {"Send N requests at concurrency C and report percentiles, SLO compliance and the tier.",
-                "Closed loop; P50..P99.9 of TTFT, TPOT, ITL and E2E with confidence intervals; the latency tier is",
-                "judged on P95 TTFT (Tier-0 <= 80 ms, Tier-1 <= 300 ms, Tier-2 <= 1.2 s, Tier-3 <= 4.5 s, Tier-4 above)."})
+                "%nClosed loop; P50..P99.9 of TTFT, TPOT, ITL and E2E with confidence intervals; the latency tier is"
+                        + " judged on P95 TTFT (Tier-0 <= 80 ms, Tier-1 <= 300 ms, Tier-2 <= 1.2 s, Tier-3 <= 4.5 s, Tier-4"
+                        + " above)."})
 final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -44,7 +46,9 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ProbeSpec probe = new ProbeSpec(requests, concurrency, promptTokens, maxTokens, !noStream, true, warmup);
+        ProbeSpec probe = Options.spec(() -> new ProbeSpec(requests, concurrency, promptTokens, maxTokens, !noStream, true,
+                warmup), Map.of("requests", "--requests", "concurrency", "--concurrency", "promptTokens", "--prompt-tokens",
+                "maxOutputTokens", "--max-tokens", "warmup", "--warmup"));
         RunSpec run = new RunSpec("probe", target.target(), target.client(), target.stats(), List.of(probe),
                 null, null, 42);
         return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),

@@ -14,8 +14,8 @@ import java.util.concurrent.Callable;
 /** {@code latencylab run SCENARIO [--out DIR]}: runs a scenario file headless. */
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run a scenario file (YAML or JSON) headless and write a run directory.",
-                "The run directory holds run.json, requests.jsonl, summary.csv and PNG charts; a summary is printed.",
-                "Exit status: 0 ok, 1 an SLO failed, 2 bad scenario, 3 run failed, 130 cancelled."})
+                "%nThe run directory holds run.json, requests.jsonl, summary.csv and PNG charts; a summary is"
+                        + " printed. Exit status: 0 ok, 1 an SLO failed, 2 bad scenario, 3 run failed, 130 cancelled."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -14,8 +14,8 @@ import java.util.concurrent.CountDownLatch;
 /** {@code latencylab sim}: serves the built-in simulator until Ctrl-C. */
 @Command(name = "sim", mixinStandardHelpOptions = true,
         description = {"Serve the built-in simulated LLM server on loopback until Ctrl-C.",
-                "Routes: OpenAI-compatible /v1/chat/completions, /v1/completions, /v1/models; /health; /metrics",
-                "(vLLM metric names); Anthropic /v1/messages; Ollama /api/chat, /api/generate; TGI /generate_stream."})
+                "%nRoutes: OpenAI-compatible /v1/chat/completions, /v1/completions, /v1/models; /health; /metrics"
+                        + " (vLLM metric names); Anthropic /v1/messages; Ollama /api/chat, /api/generate; TGI /generate_stream."})
 final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -25,7 +25,7 @@ final class SimCommand implements Callable<Integer> {
                     + "llama-8b-class, small-fast, small-fast-narrow, zero-latency")
     String profile;
 
-    @Option(names = "--port", defaultValue = "0", description = "TCP port on 127.0.0.1 (0 = any free port)")
+    @Option(names = "--port", defaultValue = "0", description = "TCP port on 127.0.0.1 (default: 0 = any free port)")
     int port;
 
     @Option(names = "--stamping", description = "add the server's send time (x_sent_ns, System.nanoTime) to every event")

@@ -9,13 +9,14 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 /** {@code latencylab sweep}: TTFT over context lengths with a power-law fit. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Measure TTFT over prompt lengths and fit a power law TTFT = a * n^alpha.",
-                "Prompts are cold by default (a unique prefix per request, so no prefix cache helps); the fit reports",
-                "alpha with its 95%% confidence interval and R^2, and can extrapolate to longer contexts."})
+                "%nPrompts are cold by default (a unique prefix per request, so no prefix cache helps); the fit"
+                        + " reports alpha with its 95%% confidence interval and R^2, and can extrapolate to longer contexts."})
 final class SweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -52,7 +53,13 @@ final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SweepSpec sweep = new SweepSpec(lengths, requests, concurrency, maxTokens, !warm, offset, extrapolate, warmup);
+        if (!target.slos.isEmpty()) {
+            throw new IllegalArgumentException("--slo is not judged on sweeps: one threshold across context lengths "
+                    + "that differ by design means little; probe one length with an SLO instead");
+        }
+        SweepSpec sweep = Options.spec(() -> new SweepSpec(lengths, requests, concurrency, maxTokens, !warm, offset, extrapolate, warmup), Map.of(
+                "contextTokens", "--lengths", "requestsPerLength", "--requests-per-length", "concurrency", "--concurrency",
+                "maxOutputTokens", "--max-tokens", "extrapolateTo", "--extrapolate", "warmup", "--warmup"));
         RunSpec run = new RunSpec("sweep", target.target(), target.client(), target.stats(), List.of(sweep),
                 null, null, 42);
         return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),

@@ -140,6 +140,19 @@ public final class ConsoleReport {
             }
             out.println(line);
         }
+        long[][] n = new long[m.length][m.length == 0 ? 0 : m[0].length];
+        for (GridResult.Cell cell : g.cells()) {
+            n[cell.row()][cell.column()] = cell.totals().succeeded();
+        }
+        out.println("successful requests per cell:");
+        for (int row = 0; row < n.length; row++) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%12s", trim(g.rowValues().get(row))));
+            for (long c : n[row]) {
+                line.append(String.format(Locale.ROOT, " %12d", c));
+            }
+            out.println(line);
+        }
+        out.println("(a high percentile from a cell with few successful requests is an estimate near its maximum)");
     }
 
     /**
@@ -202,6 +215,11 @@ public final class ConsoleReport {
             out.println("* fewer than 10 samples above this percentile: an estimate near the maximum, not a measured tail");
         }
         MetricSummary tierMetric = s.summaries().get(s.tierMetric());
+        if (s.tier() == null || tierMetric == null || tierMetric.count() == 0) {
+            out.println("no tier: no " + NAMES.getOrDefault(s.tierMetric(), s.tierMetric()) + " samples"
+                    + ("ttft".equals(s.tierMetric()) ? " (TTFT is not measured for non-streaming requests; set"
+                    + " tierMetric: e2e to judge them)" : ""));
+        }
         if (s.tier() != null && tierMetric != null && tierMetric.count() > 0) {
             var p95 = tierMetric.p(95.0);
             String ci = p95.meetsConfidence()
@@ -228,7 +246,7 @@ public final class ConsoleReport {
     }
 
     private static void printSweep(SweepRunner.SweepResult sw, PrintWriter out) {
-        out.printf(Locale.ROOT, "%-10s %5s %23s %23s%n", "context", "ok", "P50 TTFT (95% CI)", "P95 TTFT (95% CI)");
+        out.printf(Locale.ROOT, "%-10s %5s %23s %23s%n", "context", "ok", "P50 TTFT (interval)", "P95 TTFT (interval)");
         boolean thin = false;
         for (SweepRunner.SweepPoint p : sw.points()) {
             thin |= !p.p50Measured() || !p.p95Measured();

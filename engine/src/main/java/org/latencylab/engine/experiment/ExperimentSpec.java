@@ -18,4 +18,9 @@ public interface ExperimentSpec {
     default String tierMetric() {
         return null;
     }
+
+    /** @return whether this step's requests stream (non-streaming requests have no TTFT, ITL or TPOT) */
+    default boolean streaming() {
+        return true;
+    }
 }

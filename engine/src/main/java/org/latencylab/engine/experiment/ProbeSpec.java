@@ -53,6 +53,11 @@ public record ProbeSpec(@JsonProperty("requests") Integer requests,
         return requests;
     }
 
+    @Override
+    public boolean streaming() {
+        return stream;
+    }
+
     static Integer atLeast(String field, Integer value, int dflt, int min) {
         int v = value == null ? dflt : value;
         if (v < min) {

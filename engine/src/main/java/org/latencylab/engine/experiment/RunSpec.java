@@ -32,9 +32,25 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
             throw new IllegalArgumentException("a run needs at least one experiment");
         }
         experiments = List.copyOf(experiments);
+        for (int i = 0; i < experiments.size(); i++) {
+            ExperimentSpec e = experiments.get(i);
+            if (e.streaming()) {
+                continue;
+            }
+            for (StatsSettings.SloSpec slo : (stats == null ? StatsSettings.DEFAULTS : stats).slos()) {
+                if (STREAM_ONLY.contains(slo.metric().strip().toLowerCase(java.util.Locale.ROOT))) {
+                    throw new IllegalArgumentException("experiments[" + i + "] does not stream, so the SLO on '"
+                            + slo.metric() + "' cannot be judged (no tokens are timed); use e2e or ttfb, or stream: true");
+                }
+            }
+        }
         tokenizer = tokenizer == null || tokenizer.isBlank() ? "cl100k_base" : tokenizer;
         corpus = corpus == null || corpus.isBlank() ? "en" : corpus;
     }
+
+    /** Metrics that only streaming requests have. */
+    private static final java.util.Set<String> STREAM_ONLY = java.util.Set.of("ttft", "time_to_first_content", "tpot",
+            "itl", "itl_per_token", "ttft_from_intended");
 
     /** @return total requests planned, or -1 when a step is time-bounded */
     public long plannedRequests() {

@@ -25,6 +25,14 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
 
     public StatsSettings {
         tierMetric = tierMetric == null || tierMetric.isBlank() ? "ttft" : tierMetric.strip();
+        try {
+            if (!org.latencylab.engine.stats.Metric.fromId(tierMetric).perRequest()) {
+                throw new IllegalArgumentException("tierMetric '" + tierMetric
+                        + "' has several values per request; use ttft, e2e, ttfb, tpot or another per-request metric");
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tierMetric: " + e.getMessage(), e);
+        }
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
         slos = slos == null ? List.of() : List.copyOf(slos);
         double last = -1;
@@ -86,6 +94,11 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
         public SloSpec {
             if (metric == null || metric.isBlank()) {
                 throw new IllegalArgumentException("slo metric must be set, e.g. ttft");
+            }
+            org.latencylab.engine.stats.Metric m = org.latencylab.engine.stats.Metric.fromId(metric);
+            if (!m.perRequest()) {
+                throw new IllegalArgumentException("slo metric '" + metric + "' has several values per request and"
+                        + " cannot be an SLO; use ttft, e2e, ttfb, tpot or another per-request metric");
             }
             if (percentile == null || !(percentile > 0 && percentile <= 100)) {
                 throw new IllegalArgumentException("slo percentile must be in (0, 100], was " + percentile);

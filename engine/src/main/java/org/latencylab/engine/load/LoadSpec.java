@@ -207,6 +207,11 @@ public record LoadSpec(
         return requests == null ? -1 : requests;
     }
 
+    @Override
+    public boolean streaming() {
+        return stream == null || stream;
+    }
+
     /**
      * The target rate over time of an open loop.
      *

@@ -1,0 +1,31 @@
+package org.latencylab.app.cli;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Builds experiment specs from command-line options, naming the option (not the scenario field) in errors. */
+final class Options {
+    private Options() {
+    }
+
+    /**
+     * @param build   builds the spec
+     * @param options scenario field name → command-line option, e.g. {@code concurrency → --concurrency}
+     * @param <T>     spec type
+     * @return the spec
+     * @throws IllegalArgumentException with the option's name instead of the field's
+     */
+    static <T> T spec(Supplier<T> build, Map<String, String> options) {
+        try {
+            return build.get();
+        } catch (IllegalArgumentException e) {
+            String m = e.getMessage() == null ? "invalid value" : e.getMessage();
+            for (Map.Entry<String, String> o : options.entrySet()) {
+                if (m.startsWith(o.getKey() + " ")) {
+                    throw new IllegalArgumentException(o.getValue() + ": " + m, e);
+                }
+            }
+            throw e;
+        }
+    }
+}
