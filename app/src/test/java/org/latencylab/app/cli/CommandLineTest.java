@@ -97,6 +97,15 @@ class CommandLineTest {
         Result sim = run("probe", "--sim", "llama-9b", "-n", "1");
         assertThat(sim.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(sim.err()).contains("--sim").contains("llama-8b-class");
+        Result neg = run("probe", "-c", "-3");
+        assertThat(neg.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(neg.err()).contains("--concurrency: concurrency must be >= 1, was -3");
+        Result sweepSlo = run("sweep", "--slo", "ttft:95:100");
+        assertThat(sweepSlo.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(sweepSlo.err()).contains("--slo is not judged on sweeps");
+        Result typo = run("probe", "--slo", "ttftt:95:100", "-n", "1");
+        assertThat(typo.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(typo.err()).contains("unknown metric 'ttftt'");
         Result badProfile = run("sim", "--profile", dir.resolve("nothere.yaml").toString());
         assertThat(badProfile.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(badProfile.err()).contains("does not exist");

@@ -127,6 +127,12 @@ class ScenarioLoaderTest {
                 .contains("slos[0].maxMs").contains("a number");
         assertThat(error(base + "slos: [{metric: ttft, percentile: 150, maxMs: 5}]\nexperiments: [{type: probe}]"))
                 .contains("slos[0]").contains("percentile must be in (0, 100]");
+        assertThat(error(base + "slos: [{metric: ttftt, percentile: 95, maxMs: 100}]\nexperiments: [{type: probe}]"))
+                .contains("slos[0]").contains("unknown metric 'ttftt'").contains("e2e");
+        assertThat(error(base + "tierMetric: ttftx\nexperiments: [{type: probe}]"))
+                .contains("tierMetric").contains("unknown metric 'ttftx'");
+        assertThat(error(base + "slos: [{metric: ttft, percentile: 95, maxMs: 100}]\nexperiments: [{type: probe, stream: false}]"))
+                .contains("experiments[0] does not stream").contains("'ttft'");
         assertThat(error("name: x\nname: y\nendpoint: {builtin: sim}\nexperiments: [{type: probe}]"))
                 .contains("Duplicate field 'name'");
         assertThat(error("name: x\nendpoint: {builtin: sim, profile: llama-9b}\nexperiments: [{type: probe}]"))
