@@ -26,6 +26,8 @@ final class ChartScaffold {
         axis.setAutoRangeRounding(true);
         axis.setAutoUnitScaling(false);
         axis.setTickLabelFormatter(NumberLabels.INSTANCE);
+        // room between tick labels and the axis title: at small chart sizes ChartFX's default lets them touch
+        axis.setAxisLabelGap(Math.max(axis.getAxisLabelGap(), 6));
         return axis;
     }
 
