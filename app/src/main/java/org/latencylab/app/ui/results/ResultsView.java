@@ -52,6 +52,8 @@ public final class ResultsView {
     private CdfChart cdf;
     private TimeSeriesChart time;
     private PowerLawChart sweep;
+    private final java.util.List<javafx.scene.layout.ColumnConstraints> columns = new java.util.ArrayList<>();
+    private Boolean sweepShown;
     private ChartTheme theme = ChartTheme.LIGHT;
     private ChartActions actions = kind -> { };
 
@@ -120,7 +122,9 @@ public final class ResultsView {
             cc.setPercentWidth(100.0 / 3);
             cc.setHgrow(Priority.ALWAYS);
             grid.getColumnConstraints().add(cc);
+            columns.add(cc);
         }
+        showSweep(false);
         javafx.scene.layout.RowConstraints rc = new javafx.scene.layout.RowConstraints();
         rc.setVgrow(Priority.ALWAYS);
         grid.getRowConstraints().add(rc);
@@ -161,6 +165,21 @@ public final class ResultsView {
         ResultCharts.fill(cdf, d);
         ResultCharts.fill(time, d, vm.stats());
         ResultCharts.fill(sweep, d);
+        showSweep(d != null && !d.sweepPoints().isEmpty());
+    }
+
+    /** Gives the sweep chart its third of the width only when there is a sweep to show (no empty panel). */
+    private void showSweep(boolean show) {
+        if (sweepShown != null && sweepShown == show) {
+            return; // no layout pass when nothing changes
+        }
+        sweepShown = show;
+        sweep.chart().setVisible(show);
+        sweep.chart().setManaged(show);
+        double w = show ? 100.0 / 3 : 50;
+        columns.get(0).setPercentWidth(w);
+        columns.get(1).setPercentWidth(w);
+        columns.get(2).setPercentWidth(show ? 100.0 / 3 : 0);
     }
 
     /** @param t chart theme (light or dark) applied to every chart */
