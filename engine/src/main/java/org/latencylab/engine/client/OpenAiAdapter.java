@@ -88,24 +88,40 @@ final class OpenAiAdapter implements ProtocolAdapter {
         long stamp = ProtocolAdapter.serverStamp(node);
         JsonNode choices = node.get("choices");
         if (choices != null && choices.isArray()) {
-            StringBuilder answer = new StringBuilder();
-            StringBuilder reasoning = new StringBuilder();
-            StringBuilder tool = new StringBuilder();
+            Texts t = texts(choices, "delta");
             for (JsonNode choice : choices) {
-                if (chat) {
-                    collectChat(choice.get("delta"), answer, reasoning, tool);
-                } else {
-                    appendIfText(answer, ProtocolAdapter.text(choice, "text"));
-                }
                 JsonNode finish = choice.get("finish_reason");
                 if (finish != null && !finish.isNull()) {
                     c.finished();
                 }
             }
-            c.text(now, answer.toString(), reasoning.toString(), tool.toString(), stamp);
+            c.text(now, t.answer(), t.reasoning(), t.tool(), stamp);
         }
         usageAndTimings(node, c);
         return true;
+    }
+
+    /** Generated text of one event or body, split by kind. */
+    private record Texts(String answer, String reasoning, String tool) {
+    }
+
+    /**
+     * @param choices the {@code choices} array
+     * @param field   {@code delta} (stream events) or {@code message} (bodies); legacy completions use {@code text}
+     * @return answer, reasoning and tool-call argument text over all choices
+     */
+    private Texts texts(JsonNode choices, String field) {
+        StringBuilder answer = new StringBuilder();
+        StringBuilder reasoning = new StringBuilder();
+        StringBuilder tool = new StringBuilder();
+        for (JsonNode choice : choices) {
+            if (chat) {
+                collectChat(choice.get(field), answer, reasoning, tool);
+            } else {
+                appendIfText(answer, ProtocolAdapter.text(choice, "text"));
+            }
+        }
+        return new Texts(answer.toString(), reasoning.toString(), tool.toString());
     }
 
     private static void collectChat(JsonNode delta, StringBuilder answer, StringBuilder reasoning,
@@ -156,17 +172,8 @@ final class OpenAiAdapter implements ProtocolAdapter {
         }
         JsonNode choices = body.get("choices");
         if (choices != null && choices.isArray()) {
-            StringBuilder answer = new StringBuilder();
-            StringBuilder reasoning = new StringBuilder();
-            StringBuilder tool = new StringBuilder();
-            for (JsonNode choice : choices) {
-                if (chat) {
-                    collectChat(choice.get("message"), answer, reasoning, tool);
-                } else {
-                    appendIfText(answer, ProtocolAdapter.text(choice, "text"));
-                }
-            }
-            c.text(System.nanoTime(), answer.toString(), reasoning.toString(), tool.toString(),
+            Texts t = texts(choices, "message");
+            c.text(System.nanoTime(), t.answer(), t.reasoning(), t.tool(),
                     org.latencylab.engine.api.RequestRecord.UNSET);
         }
         c.finished();

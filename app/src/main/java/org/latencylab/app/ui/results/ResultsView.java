@@ -25,7 +25,6 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.beans.property.ReadOnlyObjectWrapper;
-import javafx.util.Duration;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.PowerLawChart;
@@ -270,14 +269,9 @@ public final class ResultsView {
         return c;
     }
 
-    /** @param text tooltip text @return a wrapping tooltip shown quickly */
+    /** @param text tooltip text @return a wrapping tooltip shown quickly (the app's one tooltip style) */
     public static Tooltip tip(String text) {
-        Tooltip t = new Tooltip(text);
-        t.setWrapText(true);
-        t.setMaxWidth(420);
-        t.setShowDelay(Duration.millis(300));
-        t.setShowDuration(Duration.seconds(30));
-        return t;
+        return org.latencylab.app.ui.Controls.tip(text);
     }
 
 }
