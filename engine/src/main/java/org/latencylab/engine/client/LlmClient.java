@@ -381,6 +381,23 @@ public final class LlmClient implements AutoCloseable {
         Response wrapped = response.newBuilder().body(new FirstByteBody(raw, timing)).build();
         ResponseCollector c = new ResponseCollector(counter, stream);
         try {
+            if (stream && answeredWithWholeBody(response, adapter)) {
+                byte[] bytes = wrapped.body().source().readByteArray();
+                long end = System.nanoTime();
+                String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+                JsonNode node = ProtocolAdapter.parseObject(text);
+                ResponseCollector whole = ResponseCollector.forUnstreamedBody(counter, end);
+                if (node == null) {
+                    whole.fail(ErrorKind.PROTOCOL, "a stream was asked for; the response is application/json but not"
+                            + " a JSON object: " + ProtocolAdapter.excerpt(text), end);
+                } else {
+                    adapter.readBody(node, whole);
+                    whole.endMarker(end);
+                }
+                whole.applyTo(b, end, options.keepText());
+                b.streamHonoured = false;
+                return;
+            }
             if (stream) {
                 adapter.readStream(wrapped, c);
             } else {
@@ -422,6 +439,19 @@ public final class LlmClient implements AutoCloseable {
             }
             c.applyTo(b, now, options.keepText());
         }
+    }
+
+    /**
+     * True when a streaming request of an SSE protocol was answered with {@code application/json}: the server (or a
+     * proxy) ignored {@code stream: true} and sent one complete body. Ollama's native API streams NDJSON, whose
+     * content type some proxies relabel, so it keeps its stream reader.
+     */
+    private static boolean answeredWithWholeBody(Response response, ProtocolAdapter adapter) {
+        if (adapter instanceof OllamaAdapter) {
+            return false;
+        }
+        MediaType type = response.body().contentType();
+        return type != null && "application".equals(type.type()) && "json".equals(type.subtype());
     }
 
     private boolean totalTimeoutFired(RequestRecord.Builder b) {
@@ -471,6 +501,7 @@ public final class LlmClient implements AutoCloseable {
         b.outputText = "";
         b.reasoningText = "";
         b.serverTimingsMs = Map.of();
+        b.streamHonoured = true;
     }
 
     private static void copyTimings(RequestRecord.Builder b, TimingListener t) {

@@ -32,6 +32,8 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
 final class ResponseCollector {
     private final TokenCounter counter;
     private final boolean streaming;
+    /** For a stream request answered with one whole body: every text arrived with the body; else UNSET. */
+    private final long wholeBodyArrival;
 
     private long[] arrivals = new long[16];
     private int[] tokens = new int[16];
@@ -56,8 +58,31 @@ final class ResponseCollector {
      * @param streaming true when events are timed one by one; false for one response body (no timeline)
      */
     ResponseCollector(TokenCounter counter, boolean streaming) {
+        this(counter, streaming, UNSET);
+    }
+
+    private ResponseCollector(TokenCounter counter, boolean streaming, long wholeBodyArrival) {
         this.counter = counter;
         this.streaming = streaming;
+        this.wholeBodyArrival = wholeBodyArrival;
+    }
+
+    /**
+     * A collector for a streaming request that the server answered with one complete JSON body (it, or a proxy,
+     * ignored {@code stream: true}): the whole answer, and so its first token, arrived with the body. The texts an
+     * adapter reports from the body become one token-bearing event at {@code arrivalNanos}.
+     *
+     * @param counter      tokenizer for the event's token count when the body has no usage
+     * @param arrivalNanos when the body's last byte was read (nanoTime)
+     * @return a streaming collector that times every text at {@code arrivalNanos}
+     */
+    static ResponseCollector forUnstreamedBody(TokenCounter counter, long arrivalNanos) {
+        return new ResponseCollector(counter, true, arrivalNanos);
+    }
+
+    /** @return true when this collector reads a streaming request's whole, unstreamed body */
+    boolean unstreamed() {
+        return wholeBodyArrival != UNSET;
     }
 
     /**
@@ -76,6 +101,10 @@ final class ResponseCollector {
         boolean hasTool = toolText != null && !toolText.isEmpty();
         if (!hasAnswer && !hasReasoning && !hasTool) {
             return;
+        }
+        if (wholeBodyArrival != UNSET) {
+            arrivalNanos = wholeBodyArrival;
+            serverStamp = UNSET;
         }
         if (hasAnswer) {
             answer.append(answerText);

@@ -24,7 +24,7 @@ import java.util.Map;
  * metrics in milliseconds: {@code ttfb_ms, first_byte_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms,
  * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms} (connect only when a new connection
  * was opened and completed); {@code server_timings_ms} (what the server said
- * about itself); {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
+ * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body; {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
  * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_token,
  * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?], ...]} relative to the run
  * start. Reading a line back gives a record whose timestamps are relative to the run start (origin 0).
@@ -79,6 +79,9 @@ public final class RequestJson {
         ms(o, "e2e_from_intended_ms", r.e2eFromIntendedNanos());
         ms(o, "connect_ms", r.connectStartNanos() == RequestRecord.UNSET || r.connectEndNanos() == RequestRecord.UNSET
                 ? -1 : r.connectNanos());
+        if (!r.streamHonoured()) {
+            o.put("stream_honoured", false);
+        }
         if (!r.serverTimingsMs().isEmpty()) {
             ObjectNode st = o.putObject("server_timings_ms");
             r.serverTimingsMs().forEach(st::put);
@@ -185,6 +188,7 @@ public final class RequestJson {
                 }
                 b.serverTimingsMs = m;
             }
+            b.streamHonoured = o.path("stream_honoured").asBoolean(true);
             return b.build();
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad request line (id " + o.path("id").asText("?") + "): "
