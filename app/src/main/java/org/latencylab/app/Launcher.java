@@ -20,6 +20,10 @@ public final class Launcher {
         if (args.length == 0) {
             args = new String[]{"gui"};
         }
+        java.util.Optional<Integer> child = MeasuringJvm.relaunchIfNeeded(args);
+        if (child.isPresent()) {
+            System.exit(child.get());
+        }
         System.exit(LatencyLabCommand.commandLine().execute(args));
     }
 }

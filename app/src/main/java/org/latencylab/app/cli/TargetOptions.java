@@ -43,6 +43,11 @@ final class TargetOptions {
             description = "retries after 429/5xx with backoff, honouring Retry-After (default: ${DEFAULT-VALUE})")
     int retries;
 
+    @Option(names = "--cold-connections",
+            description = "measured requests open their own connections (connect/TLS time inside TTFT and E2E); "
+                    + "by default as many connections as requests in flight are opened before measuring")
+    boolean coldConnections;
+
     @Option(names = "--slo", paramLabel = "METRIC:PCT:MS",
             description = "SLO, e.g. ttft:95:500 (P95 TTFT <= 500 ms); repeatable")
     List<String> slos = List.of();
@@ -80,7 +85,8 @@ final class TargetOptions {
     }
 
     ClientOptions client() {
-        return ClientOptions.DEFAULTS.withTotalTimeout(DurationText.parse(timeout)).withMaxRetries(retries);
+        return ClientOptions.DEFAULTS.withTotalTimeout(DurationText.parse(timeout)).withMaxRetries(retries)
+                .withColdConnections(coldConnections);
     }
 
     StatsSettings stats() {

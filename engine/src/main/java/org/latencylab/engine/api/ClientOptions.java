@@ -18,15 +18,20 @@ import java.time.Duration;
  *                         {@code Retry-After} / {@code retry-after-ms}, which is honoured
  * @param keepText         whether output and reasoning text are kept in each {@link RequestRecord}
  * @param includeUsage     whether streaming OpenAI requests ask for {@code stream_options.include_usage}
+ * @param coldConnections  false (default): before a step measures, as many connections as it will keep in flight
+ *                         are opened (and the client's code paths warmed) with small unrecorded requests, so no
+ *                         measured request pays connect or TLS time; true: measured requests open the connections
+ *                         they need, and that time is inside their TTFT and E2E. Connect, TLS and DNS times are
+ *                         always recorded on their own.
  * @throws IllegalArgumentException on a negative duration or retry count
  */
 public record ClientOptions(Duration connectTimeout, Duration firstByteTimeout, Duration idleTimeout,
                             Duration totalTimeout, int maxRetries, Duration retryBaseDelay, boolean keepText,
-                            boolean includeUsage) {
+                            boolean includeUsage, boolean coldConnections) {
 
     /** Defaults: connect 10 s, first byte 60 s, idle 60 s, total 300 s, no retries, base delay 500 ms. */
     public static final ClientOptions DEFAULTS = new ClientOptions(Duration.ofSeconds(10), Duration.ofSeconds(60),
-            Duration.ofSeconds(60), Duration.ofSeconds(300), 0, Duration.ofMillis(500), true, true);
+            Duration.ofSeconds(60), Duration.ofSeconds(300), 0, Duration.ofMillis(500), true, true, false);
 
     public ClientOptions {
         check("connectTimeout", connectTimeout);
@@ -48,18 +53,24 @@ public record ClientOptions(Duration connectTimeout, Duration firstByteTimeout, 
     /** @param retries max retries, >= 0 @return a copy with that many retries */
     public ClientOptions withMaxRetries(int retries) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, retries,
-                retryBaseDelay, keepText, includeUsage);
+                retryBaseDelay, keepText, includeUsage, coldConnections);
     }
 
     /** @param total total limit @return a copy with that total timeout */
     public ClientOptions withTotalTimeout(Duration total) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, total, maxRetries,
-                retryBaseDelay, keepText, includeUsage);
+                retryBaseDelay, keepText, includeUsage, coldConnections);
     }
 
     /** @param keep whether to keep text @return a copy */
     public ClientOptions withKeepText(boolean keep) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries,
-                retryBaseDelay, keep, includeUsage);
+                retryBaseDelay, keep, includeUsage, coldConnections);
+    }
+
+    /** @param cold whether measured requests open their own connections @return a copy */
+    public ClientOptions withColdConnections(boolean cold) {
+        return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries,
+                retryBaseDelay, keepText, includeUsage, cold);
     }
 }

@@ -82,6 +82,7 @@ public final class LlmClient implements AutoCloseable {
     private final OkHttpClient http;
     private final Map<Protocol, ProtocolAdapter> adapters = new EnumMap<>(Protocol.class);
     private final TokenCounter counter = TokenCounter.cl100k();
+    private final StallWatchdog watchdog;
     private volatile OkHttpClient insecureHttp;
 
     /**
@@ -110,8 +111,9 @@ public final class LlmClient implements AutoCloseable {
                 .connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
                 .socketFactory(new NoDelaySocketFactory())
                 .connectTimeout(options.connectTimeout())
-                .readTimeout(options.firstByteTimeout())
-                .writeTimeout(options.firstByteTimeout())
+                // first-byte and idle limits are enforced by the watchdog, not by a timer per socket read
+                .readTimeout(Duration.ZERO)
+                .writeTimeout(Duration.ZERO)
                 .callTimeout(Duration.ZERO)
                 .retryOnConnectionFailure(false)
                 .eventListenerFactory(call -> {
@@ -119,6 +121,7 @@ public final class LlmClient implements AutoCloseable {
                     return t != null ? t : EventListener.NONE;
                 })
                 .build();
+        this.watchdog = new StallWatchdog(options.firstByteTimeout().toNanos(), options.idleTimeout().toNanos());
         register(OpenAiAdapter.CHAT);
         register(OpenAiAdapter.COMPLETIONS);
         register(AnthropicAdapter.INSTANCE);
@@ -159,7 +162,7 @@ public final class LlmClient implements AutoCloseable {
                 .request(new Request.Builder().url("http://127.0.0.1/").build())
                 .protocol(okhttp3.Protocol.HTTP_1_1).code(200).message("OK")
                 .body(ResponseBody.create(body, MediaType.get(contentType))).build();
-        ResponseCollector c = new ResponseCollector(counter, true);
+        ResponseCollector c = new ResponseCollector(counter, true, null);
         adapter.readStream(r, c);
         c.applyTo(RequestRecord.builder(), System.nanoTime(), true);
     }
@@ -189,6 +192,48 @@ public final class LlmClient implements AutoCloseable {
     }
 
     /**
+     * Opens connections before a measurement, so that no measured request pays connect, TLS or DNS time and the
+     * client's own code paths (HTTP, framing, JSON, records) are warm: sends {@code count} small requests at once (a
+     * two-word prompt, one output token, streaming as the measurement will), waits until all ended and leaves their
+     * connections idle in the pool. Their results are dropped. Skipped when the pool already holds {@code count}
+     * idle connections. Blocks for about one request's latency.
+     *
+     * @param endpoint where the measurement will send
+     * @param count    connections wanted (the concurrency the measurement keeps in flight); capped at 4,096
+     * @param stream   whether the measured requests stream
+     * @return how many of the warm-up requests failed (0 when all succeeded or none were needed)
+     * @throws InterruptedException when the calling thread is interrupted while waiting
+     */
+    public int openConnections(Endpoint endpoint, int count, boolean stream) throws InterruptedException {
+        OkHttpClient client = endpoint.verifyTls() ? http : insecure();
+        int wanted = Math.min(count, 4096) - client.connectionPool().idleConnectionCount();
+        if (wanted <= 0) {
+            return 0;
+        }
+        GenerationRequest hello = new GenerationRequest("Hi there", 2, 1, stream, Map.of());
+        java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(wanted);
+        for (int i = 0; i < wanted; i++) {
+            long id = i;
+            Thread.ofVirtual().name("latencylab-connect-" + i).start(() -> {
+                try {
+                    RequestRecord r = execute(endpoint, hello,
+                            new RequestTicket(id, "connect", 2, System.nanoTime()));
+                    if (!r.succeeded()) {
+                        failed.incrementAndGet();
+                    }
+                } catch (RuntimeException e) {
+                    failed.incrementAndGet();
+                } finally {
+                    done.countDown();
+                }
+            });
+        }
+        done.await();
+        return failed.get();
+    }
+
+    /**
      * Sends one request (with retries as configured) and measures it. Blocks until the response ended.
      *
      * <p>If the calling thread is interrupted while the request runs, the request is cancelled, the record's
@@ -203,6 +248,23 @@ public final class LlmClient implements AutoCloseable {
      * @return the record; never null; never throws for request failures
      */
     public RequestRecord execute(Endpoint endpoint, GenerationRequest request, RequestTicket ticket) {
+        return execute(endpoint, request, ticket, null);
+    }
+
+    /**
+     * Sends one request like {@link #execute(Endpoint, GenerationRequest, RequestTicket)} and tells the caller, while
+     * the request still streams, that its first token-bearing event arrived (e.g. so a load generator can enforce a
+     * hard first-token deadline by interrupting only requests that have none yet).
+     *
+     * @param endpoint     where to send it
+     * @param request      what to ask for
+     * @param ticket       request id, label and intended start
+     * @param onFirstToken run once on the calling thread right after the first token was stamped (streaming requests
+     *                     only); must be fast; an exception it throws is ignored; null for none
+     * @return the record; never null; never throws for request failures
+     */
+    public RequestRecord execute(Endpoint endpoint, GenerationRequest request, RequestTicket ticket,
+                                 Runnable onFirstToken) {
         RequestRecord.Builder b = RequestRecord.builder();
         b.id = ticket.id();
         b.label = ticket.label();
@@ -212,7 +274,7 @@ public final class LlmClient implements AutoCloseable {
         b.intendedStartNanos = ticket.intendedStartNanos();
         String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
         try {
-            run(endpoint, request, key, b);
+            run(endpoint, request, key, b, onFirstToken);
         } catch (RuntimeException e) {
             // safety net: a bug in parsing must not kill the run; the request is recorded as unparseable
             resetOutcome(b);
@@ -224,7 +286,8 @@ public final class LlmClient implements AutoCloseable {
         return b.build();
     }
 
-    private void run(Endpoint endpoint, GenerationRequest request, String key, RequestRecord.Builder b) {
+    private void run(Endpoint endpoint, GenerationRequest request, String key, RequestRecord.Builder b,
+                     Runnable onFirstToken) {
         ProtocolAdapter adapter = adapters.get(endpoint.protocol());
         if (adapter == null) {
             b.error(ErrorKind.PROTOCOL, "protocol " + endpoint.protocol().id() + " is not supported by this client");
@@ -248,7 +311,7 @@ public final class LlmClient implements AutoCloseable {
             resetOutcome(b);
             b.attempts++;
             long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
-            AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b);
+            AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b, onFirstToken);
             if (!r.retryable() || attempt > options.maxRetries()) {
                 break;
             }
@@ -276,9 +339,17 @@ public final class LlmClient implements AutoCloseable {
     }
 
     private AttemptResult attempt(OkHttpClient client, Request base, ProtocolAdapter adapter, boolean stream,
-                                  long deadline, long total, RequestRecord.Builder b) {
+                                  long deadline, long total, RequestRecord.Builder b, Runnable onFirstToken) {
         TimingListener timing = new TimingListener();
         Call call = client.newCall(base.newBuilder().tag(TimingListener.class, timing).build());
+        try (StallWatchdog.Watch watch = watchdog.watch(call, timing)) {
+            return attempt(call, timing, watch, adapter, stream, deadline, total, b, onFirstToken);
+        }
+    }
+
+    private AttemptResult attempt(Call call, TimingListener timing, StallWatchdog.Watch watch, ProtocolAdapter adapter,
+                                  boolean stream, long deadline, long total, RequestRecord.Builder b,
+                                  Runnable onFirstToken) {
         Response response;
         try {
             if (b.sendNanos == UNSET) {
@@ -302,7 +373,7 @@ public final class LlmClient implements AutoCloseable {
         } catch (IOException e) {
             copyTimings(b, timing);
             b.httpStatus = 0;
-            return failedBeforeResponse(e, timing, b);
+            return failedBeforeResponse(e, timing, watch, b);
         }
         try (response) {
             copyTimings(b, timing);
@@ -316,13 +387,18 @@ public final class LlmClient implements AutoCloseable {
             if (!response.isSuccessful()) {
                 return refused(response, b);
             }
-            readBody(response, timing, adapter, stream, b);
+            readBody(response, timing, watch, adapter, stream, b, onFirstToken);
             copyTimings(b, timing);
             return AttemptResult.FINAL;
         }
     }
 
-    private AttemptResult failedBeforeResponse(IOException e, TimingListener timing, RequestRecord.Builder b) {
+    private AttemptResult failedBeforeResponse(IOException e, TimingListener timing, StallWatchdog.Watch watch,
+                                               RequestRecord.Builder b) {
+        if (watch.expired() == StallWatchdog.Expiry.FIRST_BYTE) {
+            b.error(ErrorKind.TIMEOUT, firstByteTimeoutMessage());
+            return AttemptResult.FINAL;
+        }
         if (interrupted(e)) {
             cancelled(b, "cancelled: the calling thread was interrupted");
             return AttemptResult.FINAL;
@@ -336,8 +412,7 @@ public final class LlmClient implements AutoCloseable {
                 b.error(ErrorKind.TIMEOUT, "connect timeout: no connection within "
                         + options.connectTimeout().toMillis() + " ms");
             } else {
-                b.error(ErrorKind.TIMEOUT, "first-byte timeout: no response headers within "
-                        + options.firstByteTimeout().toMillis() + " ms after the request was sent");
+                b.error(ErrorKind.TIMEOUT, firstByteTimeoutMessage());
             }
             return AttemptResult.FINAL;
         }
@@ -375,15 +450,30 @@ public final class LlmClient implements AutoCloseable {
      */
     void readBody(Response response, TimingListener timing, ProtocolAdapter adapter, boolean stream,
                   RequestRecord.Builder b) {
-        ResponseBody raw = response.body();
-        long idle = options.idleTimeout().toNanos();
-        raw.source().timeout().timeout(idle, TimeUnit.NANOSECONDS);
-        Response wrapped = response.newBuilder().body(new FirstByteBody(raw, timing)).build();
-        ResponseCollector c = new ResponseCollector(counter, stream);
+        readBody(response, timing, null, adapter, stream, b, null);
+    }
+
+    private void readBody(Response response, TimingListener timing, StallWatchdog.Watch watch, ProtocolAdapter adapter,
+                          boolean stream, RequestRecord.Builder b, Runnable onFirstToken) {
+        StampedBody body = new StampedBody(response.body());
+        if (watch != null) {
+            watch.reading(body);
+        }
+        Response wrapped = response.newBuilder().body(body).build();
+        ResponseCollector c = new ResponseCollector(counter, stream, onFirstToken);
+        try {
+            readBody(response, wrapped, body, watch, adapter, stream, b, c);
+        } finally {
+            timing.firstByte = body.firstByteNanos();
+        }
+    }
+
+    private void readBody(Response response, Response wrapped, StampedBody body, StallWatchdog.Watch watch,
+                          ProtocolAdapter adapter, boolean stream, RequestRecord.Builder b, ResponseCollector c) {
         try {
             if (stream && answeredWithWholeBody(response, adapter)) {
-                byte[] bytes = wrapped.body().source().readByteArray();
-                long end = System.nanoTime();
+                byte[] bytes = body.source().readByteArray();
+                long end = body.consumedStamp();
                 String text = new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
                 JsonNode node = ProtocolAdapter.parseObject(text);
                 ResponseCollector whole = ResponseCollector.forUnstreamedBody(counter, end);
@@ -401,8 +491,8 @@ public final class LlmClient implements AutoCloseable {
             if (stream) {
                 adapter.readStream(wrapped, c);
             } else {
-                byte[] bytes = wrapped.body().source().readByteArray();
-                long end = System.nanoTime();
+                byte[] bytes = body.source().readByteArray();
+                long end = body.consumedStamp();
                 JsonNode node = ProtocolAdapter.parseObject(new String(bytes, java.nio.charset.StandardCharsets.UTF_8));
                 if (node == null) {
                     c.fail(ErrorKind.PROTOCOL, "response body is not a JSON object: "
@@ -428,7 +518,10 @@ public final class LlmClient implements AutoCloseable {
                 cancelled(b, "cancelled: the calling thread was interrupted");
                 return;
             }
-            if (totalTimeoutFired(b)) {
+            if (watch != null && watch.expired() == StallWatchdog.Expiry.IDLE) {
+                c.fail(ErrorKind.TIMEOUT, "idle timeout: no body bytes for "
+                        + options.idleTimeout().toMillis() + " ms after " + c.events() + " token-bearing events", now);
+            } else if (totalTimeoutFired(b)) {
                 c.fail(ErrorKind.TIMEOUT, totalTimeoutMessage(), now);
             } else if (e instanceof SocketTimeoutException) {
                 c.fail(ErrorKind.TIMEOUT, "idle timeout: no body bytes for "
@@ -458,6 +551,11 @@ public final class LlmClient implements AutoCloseable {
         long total = options.totalTimeout().toNanos();
         // OkHttp's call timeout fires on its own watchdog; allow 1 ms of clock granularity
         return total > 0 && b.sendNanos != UNSET && System.nanoTime() - b.sendNanos >= total - 1_000_000L;
+    }
+
+    private String firstByteTimeoutMessage() {
+        return "first-byte timeout: no response headers within " + options.firstByteTimeout().toMillis()
+                + " ms after the request was sent";
     }
 
     private String totalTimeoutMessage() {
@@ -610,5 +708,6 @@ public final class LlmClient implements AutoCloseable {
             c.connectionPool().evictAll();
         }
         dispatcherExecutor.shutdownNow();
+        watchdog.close();
     }
 }

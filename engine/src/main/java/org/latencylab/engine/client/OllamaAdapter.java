@@ -60,7 +60,8 @@ final class OllamaAdapter implements ProtocolAdapter {
 
     @Override
     public void readStream(Response response, ResponseCollector c) throws IOException {
-        readLines(response.body().source(), c);
+        StampedBody body = StampedBody.of(response.body());
+        readLines(body, c);
     }
 
     /**
@@ -70,7 +71,8 @@ final class OllamaAdapter implements ProtocolAdapter {
      * @param c      the collector
      * @throws IOException on a read failure
      */
-    void readLines(BufferedSource source, ResponseCollector c) throws IOException {
+    void readLines(StampedBody body, ResponseCollector c) throws IOException {
+        BufferedSource source = body.source();
         while (true) {
             // indexOf blocks until a line end or the end of the body; -1 means the rest has no line end
             boolean terminated = source.indexOf((byte) '\n') >= 0;
@@ -78,7 +80,7 @@ final class OllamaAdapter implements ProtocolAdapter {
             if (line == null) {
                 return;
             }
-            long now = System.nanoTime();
+            long now = body.consumedStamp();
             if (c.endMarkerSeen() || line.isBlank()) {
                 continue;
             }

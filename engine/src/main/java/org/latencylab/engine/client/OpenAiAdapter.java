@@ -1,5 +1,8 @@
 package org.latencylab.engine.client;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import okhttp3.Response;
@@ -28,6 +31,10 @@ final class OpenAiAdapter implements ProtocolAdapter {
     static final OpenAiAdapter CHAT = new OpenAiAdapter(true);
     /** Legacy completions. */
     static final OpenAiAdapter COMPLETIONS = new OpenAiAdapter(false);
+
+    /** Reads a member's value as a tree inside a chunk (the shared mapper would reject the rest of the chunk). */
+    private static final com.fasterxml.jackson.databind.ObjectMapper SUBTREES =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final boolean chat;
 
@@ -72,33 +79,218 @@ final class OpenAiAdapter implements ProtocolAdapter {
                 c.endMarker(now);
                 return true;
             }
-            JsonNode node = SseEvents.json(data, cut, now, c);
-            if (node == null) {
-                return false;
-            }
-            return onChunk(node, now, c);
+            return onChunk(data, cut, now, c);
         });
     }
 
-    /** Handles one parsed chunk; returns false after a stream error. */
-    private boolean onChunk(JsonNode node, long now, ResponseCollector c) {
-        if (ProtocolAdapter.failOnErrorMember(node, c, "stream", now)) {
+    /**
+     * Handles one chunk with Jackson's streaming parser: only the members that matter are read, the rest is skipped
+     * without building a tree (per event this is several times cheaper than a tree, and events are the client's
+     * hottest path). Same rules as {@link #readBody}: a non-null top-level {@code error} is a stream error; data that
+     * is not one JSON object is {@code protocol}, or {@code truncated} when the body ended inside it.
+     *
+     * @return false after the request was failed (the caller stops reading)
+     */
+    private boolean onChunk(String data, boolean cut, long now, ResponseCollector c) {
+        Chunk k = new Chunk();
+        try (JsonParser p = JSON.createParser(data)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new JsonParseException(p, "not an object");
+            }
+            readChunk(p, k);
+            if (p.nextToken() != null) {
+                throw new JsonParseException(p, "trailing data");
+            }
+        } catch (IOException e) {
+            c.fail(cut ? ErrorKind.TRUNCATED : ErrorKind.PROTOCOL, (cut ? "stream ended inside an event: "
+                    : "event data is not a JSON object: ") + ProtocolAdapter.excerpt(data), now);
             return false;
         }
-        long stamp = ProtocolAdapter.serverStamp(node);
-        JsonNode choices = node.get("choices");
-        if (choices != null && choices.isArray()) {
-            Texts t = texts(choices, "delta");
-            for (JsonNode choice : choices) {
-                JsonNode finish = choice.get("finish_reason");
-                if (finish != null && !finish.isNull()) {
-                    c.finished();
-                }
-            }
-            c.text(now, t.answer(), t.reasoning(), t.tool(), stamp);
+        if (k.error != null) {
+            c.fail(ErrorKind.STREAM_ERROR, "error in stream: " + k.error, now);
+            return false;
         }
-        usageAndTimings(node, c);
+        if (k.finished) {
+            c.finished();
+        }
+        if (k.choices) {
+            c.text(now, k.answer(), k.reasoning(), k.tool(), k.stamp);
+        }
+        c.inputTokens(k.promptTokens);
+        c.outputTokens(k.completionTokens);
+        if (k.promptMs != null) {
+            c.serverTiming("prompt_eval", k.promptMs);
+        }
+        if (k.predictedMs != null) {
+            c.serverTiming("eval", k.predictedMs);
+        }
         return true;
+    }
+
+    /** What one streamed chunk carries. */
+    private static final class Chunk {
+        boolean choices;
+        boolean finished;
+        String error;
+        long stamp = org.latencylab.engine.api.RequestRecord.UNSET;
+        int promptTokens = -1;
+        int completionTokens = -1;
+        Double promptMs;
+        Double predictedMs;
+        private StringBuilder answer;
+        private StringBuilder reasoningContent;
+        private StringBuilder reasoning;
+        private StringBuilder tool;
+
+        static StringBuilder add(StringBuilder sb, String s) {
+            return sb == null ? new StringBuilder(s) : sb.append(s);
+        }
+
+        String answer() {
+            return answer == null ? null : answer.toString();
+        }
+
+        String reasoning() {
+            if (reasoningContent == null) {
+                return reasoning == null ? null : reasoning.toString();
+            }
+            return reasoning == null ? reasoningContent.toString() : reasoningContent.append(reasoning).toString();
+        }
+
+        String tool() {
+            return tool == null ? null : tool.toString();
+        }
+    }
+
+    private void readChunk(JsonParser p, Chunk k) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (field) {
+                case "choices" -> {
+                    if (t == JsonToken.START_ARRAY) {
+                        k.choices = true;
+                        while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                            if (t == JsonToken.START_OBJECT) {
+                                readChoice(p, k);
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "usage" -> {
+                    if (t == JsonToken.START_OBJECT) {
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String u = p.currentName();
+                            JsonToken v = p.nextToken();
+                            if (v.isNumeric() && u.equals("prompt_tokens")) {
+                                k.promptTokens = p.getIntValue();
+                            } else if (v.isNumeric() && u.equals("completion_tokens")) {
+                                k.completionTokens = p.getIntValue();
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "timings" -> {
+                    if (t == JsonToken.START_OBJECT) {
+                        while (p.nextToken() == JsonToken.FIELD_NAME) {
+                            String u = p.currentName();
+                            JsonToken v = p.nextToken();
+                            if (v.isNumeric() && u.equals("prompt_ms")) {
+                                k.promptMs = p.getDoubleValue();
+                            } else if (v.isNumeric() && u.equals("predicted_ms")) {
+                                k.predictedMs = p.getDoubleValue();
+                            } else {
+                                p.skipChildren();
+                            }
+                        }
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+                case "error" -> {
+                    if (t != JsonToken.VALUE_NULL) {
+                        JsonNode err = SUBTREES.readTree(p);
+                        k.error = ProtocolAdapter.errorMessage(err);
+                    }
+                }
+                case "x_sent_ns" -> {
+                    if (t == JsonToken.VALUE_NUMBER_INT) {
+                        k.stamp = p.getLongValue();
+                    }
+                }
+                default -> p.skipChildren();
+            }
+        }
+    }
+
+    private void readChoice(JsonParser p, Chunk k) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (chat && field.equals("delta") && t == JsonToken.START_OBJECT) {
+                readDelta(p, k);
+            } else if (!chat && field.equals("text") && t == JsonToken.VALUE_STRING) {
+                k.answer = Chunk.add(k.answer, p.getText());
+            } else if (field.equals("finish_reason") && t != JsonToken.VALUE_NULL) {
+                k.finished = true;
+                p.skipChildren();
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private static void readDelta(JsonParser p, Chunk k) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (t == JsonToken.VALUE_STRING) {
+                switch (field) {
+                    case "content" -> k.answer = Chunk.add(k.answer, p.getText());
+                    case "reasoning_content" -> k.reasoningContent = Chunk.add(k.reasoningContent, p.getText());
+                    case "reasoning" -> k.reasoning = Chunk.add(k.reasoning, p.getText());
+                    default -> { }
+                }
+            } else if (field.equals("tool_calls") && t == JsonToken.START_ARRAY) {
+                while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+                    if (t == JsonToken.START_OBJECT) {
+                        readToolCall(p, k);
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
+    }
+
+    private static void readToolCall(JsonParser p, Chunk k) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            JsonToken t = p.nextToken();
+            if (field.equals("function") && t == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String f = p.currentName();
+                    JsonToken v = p.nextToken();
+                    if (f.equals("arguments") && v == JsonToken.VALUE_STRING) {
+                        k.tool = Chunk.add(k.tool, p.getText());
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            } else {
+                p.skipChildren();
+            }
+        }
     }
 
     /** Generated text of one event or body, split by kind. */

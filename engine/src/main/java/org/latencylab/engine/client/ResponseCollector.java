@@ -34,9 +34,14 @@ final class ResponseCollector {
     private final boolean streaming;
     /** For a stream request answered with one whole body: every text arrived with the body; else UNSET. */
     private final long wholeBodyArrival;
+    /** Told once when the first token-bearing event was stamped; or null. */
+    private final Runnable onFirstToken;
 
     private long[] arrivals = new long[16];
-    private int[] tokens = new int[16];
+    /** Per event: where its text ends in {@code answer}, {@code reasoning} and {@code otherText}. */
+    private int[] answerEnds = new int[16];
+    private int[] reasoningEnds = new int[16];
+    private int[] otherEnds = new int[16];
     private long[] stamps = new long[16];
     private int events;
     private long firstToken = UNSET;
@@ -54,17 +59,19 @@ final class ResponseCollector {
     private final Map<String, Double> serverTimings = new LinkedHashMap<>();
 
     /**
-     * @param counter   tokenizer for per-event counts and the fallback output count
-     * @param streaming true when events are timed one by one; false for one response body (no timeline)
+     * @param counter      tokenizer for per-event counts and the fallback output count
+     * @param streaming    true when events are timed one by one; false for one response body (no timeline)
+     * @param onFirstToken run once when the first token-bearing event is recorded, or null
      */
-    ResponseCollector(TokenCounter counter, boolean streaming) {
-        this(counter, streaming, UNSET);
+    ResponseCollector(TokenCounter counter, boolean streaming, Runnable onFirstToken) {
+        this(counter, streaming, UNSET, onFirstToken);
     }
 
-    private ResponseCollector(TokenCounter counter, boolean streaming, long wholeBodyArrival) {
+    private ResponseCollector(TokenCounter counter, boolean streaming, long wholeBodyArrival, Runnable onFirstToken) {
         this.counter = counter;
         this.streaming = streaming;
         this.wholeBodyArrival = wholeBodyArrival;
+        this.onFirstToken = onFirstToken;
     }
 
     /**
@@ -77,7 +84,7 @@ final class ResponseCollector {
      * @return a streaming collector that times every text at {@code arrivalNanos}
      */
     static ResponseCollector forUnstreamedBody(TokenCounter counter, long arrivalNanos) {
-        return new ResponseCollector(counter, true, arrivalNanos);
+        return new ResponseCollector(counter, true, arrivalNanos, null);
     }
 
     /** @return true when this collector reads a streaming request's whole, unstreamed body */
@@ -120,28 +127,28 @@ final class ResponseCollector {
         }
         if (firstToken == UNSET) {
             firstToken = arrivalNanos;
-            FirstTokenSignal.fire();
+            if (onFirstToken != null) {
+                try {
+                    onFirstToken.run();
+                } catch (RuntimeException ignored) {
+                    // an observer must not break the measurement of the request
+                }
+            }
         }
         if (hasAnswer && firstContent == UNSET) {
             firstContent = arrivalNanos;
         }
-        int n = 0;
-        if (hasReasoning) {
-            n += counter.count(reasoningText);
-        }
-        if (hasAnswer) {
-            n += counter.count(answerText);
-        }
-        if (hasTool) {
-            n += counter.count(toolText);
-        }
         if (events == arrivals.length) {
             arrivals = Arrays.copyOf(arrivals, events * 2);
-            tokens = Arrays.copyOf(tokens, events * 2);
+            answerEnds = Arrays.copyOf(answerEnds, events * 2);
+            reasoningEnds = Arrays.copyOf(reasoningEnds, events * 2);
+            otherEnds = Arrays.copyOf(otherEnds, events * 2);
             stamps = Arrays.copyOf(stamps, events * 2);
         }
         arrivals[events] = arrivalNanos;
-        tokens[events] = Math.max(1, n);
+        answerEnds[events] = answer.length();
+        reasoningEnds[events] = reasoning.length();
+        otherEnds[events] = otherText.length();
         stamps[events] = serverStamp;
         events++;
     }
@@ -226,6 +233,35 @@ final class ResponseCollector {
     }
 
     /**
+     * Tokens per token-bearing event, worked out after the stream ended so no tokenizer runs while events are being
+     * read: one each when the server's output count equals the number of events (one token per event, as vLLM,
+     * SGLang and llama.cpp stream by default); otherwise the tokenizer's count of each event's text (at least 1).
+     */
+    private int[] tokensPerEvent() {
+        int[] t = new int[events];
+        if (serverOutputTokens == events) {
+            Arrays.fill(t, 1);
+            return t;
+        }
+        int a = 0;
+        int r = 0;
+        int o = 0;
+        for (int i = 0; i < events; i++) {
+            int n = count(reasoning, r, reasoningEnds[i]) + count(answer, a, answerEnds[i])
+                    + count(otherText, o, otherEnds[i]);
+            t[i] = Math.max(1, n);
+            a = answerEnds[i];
+            r = reasoningEnds[i];
+            o = otherEnds[i];
+        }
+        return t;
+    }
+
+    private int count(StringBuilder text, int from, int to) {
+        return to > from ? counter.count(text.substring(from, to)) : 0;
+    }
+
+    /**
      * Writes the collected values into {@code b} and decides the outcome for a body read to its end (or to an
      * error). Does not touch the timing fields of the transport.
      *
@@ -240,7 +276,7 @@ final class ResponseCollector {
         b.endNanos = end;
         b.firstTokenNanos = firstToken;
         b.firstContentNanos = firstContent;
-        b.tokens = new TokenTimeline(Arrays.copyOf(arrivals, events), Arrays.copyOf(tokens, events),
+        b.tokens = new TokenTimeline(Arrays.copyOf(arrivals, events), tokensPerEvent(),
                 Arrays.copyOf(stamps, events));
         b.inputTokens = inputTokens;
         if (serverOutputTokens >= 0) {

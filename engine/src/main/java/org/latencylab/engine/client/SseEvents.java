@@ -1,9 +1,6 @@
 package org.latencylab.engine.client;
 
 import okhttp3.Response;
-import okhttp3.ResponseBody;
-import okio.Buffer;
-import okio.ForwardingSource;
 import okhttp3.sse.EventSource;
 import okhttp3.sse.EventSourceListener;
 import okhttp3.sse.EventSources;
@@ -12,8 +9,9 @@ import java.io.IOException;
 
 /**
  * Reads a Server-Sent Events body on the calling thread with okhttp-sse's parser
- * ({@link EventSources#processResponse}), stamping each event with {@link System#nanoTime()} when the parser
- * delivers it. Comments and blank keep-alives never reach the handler (the parser drops them).
+ * ({@link EventSources#processResponse}). Each event carries the stamp of the body read that delivered its last
+ * byte ({@link StampedBody}), not the moment the parser got to it. Comments and blank keep-alives never reach the
+ * handler (the parser drops them).
  *
  * <p>Stateless; thread-safe.
  */
@@ -68,18 +66,17 @@ final class SseEvents {
      * @throws IOException           when reading failed (reset, timeout, cancel)
      */
     static void read(Response response, Handler handler) throws IOException {
-        TailTracker tail = new TailTracker(response.body());
+        StampedBody body = StampedBody.of(response.body());
         final class Listener extends EventSourceListener {
             Throwable failure;
             boolean stopped;
 
             @Override
             public void onEvent(EventSource source, String id, String type, String data) {
-                long now = System.nanoTime();
                 if (stopped) {
                     return;
                 }
-                if (!handler.onEvent(type, data, now, tail.cutAtEnd())) {
+                if (!handler.onEvent(type, data, body.consumedStamp(), body.cutAtEnd())) {
                     stopped = true;
                     source.cancel();
                 }
@@ -93,7 +90,7 @@ final class SseEvents {
             }
         }
         Listener listener = new Listener();
-        EventSources.processResponse(response.newBuilder().body(tail).build(), listener);
+        EventSources.processResponse(response.newBuilder().body(body).build(), listener);
         Throwable t = listener.failure;
         if (t == null) {
             return;
@@ -101,7 +98,7 @@ final class SseEvents {
         if (t instanceof IOException io) {
             throw io;
         }
-        if (tail.cutAtEnd()) {
+        if (body.cutAtEnd()) {
             // okhttp-sse fails on a body that ends in the middle of a line; that is a cut stream
             throw new IOException("body ended inside an SSE event (" + t.getClass().getSimpleName() + ")");
         }
@@ -110,79 +107,5 @@ final class SseEvents {
                     + response.body().contentType());
         }
         throw new StreamFormatException("SSE stream could not be read: " + t);
-    }
-
-    /**
-     * Remembers the last bytes of the body and whether it is exhausted, so an event delivered at the end of
-     * the body can be recognised as unterminated (SSE requires a blank line after each event).
-     */
-    private static final class TailTracker extends FilteredBody {
-        private final TailSource tail;
-
-        TailTracker(ResponseBody delegate) {
-            this(delegate, new TailSource(delegate.source()));
-        }
-
-        private TailTracker(ResponseBody delegate, TailSource tail) {
-            super(delegate, tail);
-            this.tail = tail;
-        }
-
-        boolean cutAtEnd() {
-            return tail.exhausted && !tail.endsWithBlankLine();
-        }
-    }
-
-    /** The bytes of the body, with the last four remembered. */
-    private static final class TailSource extends ForwardingSource {
-        private final byte[] last = new byte[4];
-        private int lastCount;
-        private boolean exhausted;
-        private boolean lfAppended;
-
-        TailSource(okio.Source delegate) {
-            super(delegate);
-        }
-
-        @Override
-        public long read(Buffer sink, long byteCount) throws IOException {
-            long n = super.read(sink, byteCount);
-            if (n < 0) {
-                exhausted = true;
-                if (lastCount > 0 && last[3] == '\r' && !lfAppended) {
-                    // okhttp-sse 5.5.1 spins forever on a body that ends in a lone CR: okio's select()
-                    // cannot decide between "\r\n" and "\r" at the end and consumes nothing. A CR is
-                    // already a complete line end, so adding the LF of a CRLF keeps the line structure.
-                    lfAppended = true;
-                    sink.writeByte('\n');
-                    shift((byte) '\n');
-                    return 1;
-                }
-            } else {
-                for (long i = Math.max(0, n - 4); i < n; i++) {
-                    shift(sink.getByte(sink.size() - n + i));
-                }
-            }
-            return n;
-        }
-
-        private void shift(byte b) {
-            System.arraycopy(last, 1, last, 0, 3);
-            last[3] = b;
-            lastCount = Math.min(4, lastCount + 1);
-        }
-
-        private boolean endsWithBlankLine() {
-            if (lastCount < 2) {
-                return false;
-            }
-            byte a = last[2];
-            byte b = last[3];
-            // "\n\n", "\r\r", or "...\r\n" preceded by another line end ("\n\r\n", "\r\r\n")
-            if (b == '\n' && a == '\n' || b == '\r' && a == '\r') {
-                return true;
-            }
-            return b == '\n' && a == '\r' && lastCount >= 3 && (last[1] == '\n' || last[1] == '\r');
-        }
     }
 }

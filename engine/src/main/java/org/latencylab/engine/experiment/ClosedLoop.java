@@ -38,6 +38,10 @@ final class ClosedLoop {
     static List<RequestRecord> run(int total, int concurrency, String label, int contextTokens,
                                    IntFunction<GenerationRequest> requestFor, boolean record, StepContext ctx)
             throws InterruptedException {
+        GenerationRequest first = total > 0 ? requestFor.apply(0) : null;
+        if (first != null && !ctx.cancelled()) {
+            ctx.openConnections(Math.min(concurrency, total), first.stream());
+        }
         List<RequestRecord> done = Collections.synchronizedList(new ArrayList<>(total));
         AtomicInteger next = new AtomicInteger();
         List<Thread> workers = new ArrayList<>();
@@ -49,7 +53,7 @@ final class ClosedLoop {
                     if (i >= total) {
                         return;
                     }
-                    GenerationRequest req = requestFor.apply(i);
+                    GenerationRequest req = i == 0 ? first : requestFor.apply(i);
                     long id = record ? ctx.nextRequestId() : 0;
                     RequestTicket ticket = new RequestTicket(id, label, contextTokens, System.nanoTime());
                     RequestRecord r;

@@ -290,6 +290,27 @@ public final class RunEngine {
         }
 
         @Override
+        public RequestRecord send(GenerationRequest request, RequestTicket ticket, Runnable onFirstToken)
+                throws InterruptedException {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException("run cancelled");
+            }
+            return client.execute(endpoint, request, ticket, onFirstToken);
+        }
+
+        @Override
+        public void openConnections(int inFlight, boolean stream) throws InterruptedException {
+            if (spec.client().coldConnections() || inFlight < 1) {
+                return;
+            }
+            int failed = client.openConnections(endpoint, inFlight, stream);
+            if (failed > 0) {
+                notice(failed + " of the requests that open connections before step '" + step + "' failed;"
+                        + " measured requests open the connections they need");
+            }
+        }
+
+        @Override
         public String prompt(int tokens, boolean cold) {
             return prompts.prompt(tokens, cold);
         }

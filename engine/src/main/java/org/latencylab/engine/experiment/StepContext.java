@@ -31,6 +31,34 @@ public interface StepContext {
     RequestRecord send(GenerationRequest request, RequestTicket ticket) throws InterruptedException;
 
     /**
+     * Sends like {@link #send(GenerationRequest, RequestTicket)} and runs {@code onFirstToken} once, while the request
+     * still streams, right after its first token-bearing event was stamped. A context whose sender cannot tell
+     * (this default) never runs it.
+     *
+     * @param request      what to send
+     * @param ticket       identity and intended start
+     * @param onFirstToken fast callback, run on the sending thread; null for none
+     * @return the measured record (never null; failures are records)
+     * @throws InterruptedException when interrupted before sending
+     */
+    default RequestRecord send(GenerationRequest request, RequestTicket ticket, Runnable onFirstToken)
+            throws InterruptedException {
+        return send(request, ticket);
+    }
+
+    /**
+     * Prepares the client for a measurement that keeps up to {@code inFlight} requests in flight: unless the run
+     * asked for cold connections ({@link ClientOptions#coldConnections()}), opens that many connections with
+     * small unrecorded requests (see {@code LlmClient#openConnections}). Blocks for about one request's latency.
+     *
+     * @param inFlight requests the measurement will keep in flight at most, >= 1
+     * @param stream   whether its requests stream
+     * @throws InterruptedException when cancelled while waiting
+     */
+    default void openConnections(int inFlight, boolean stream) throws InterruptedException {
+    }
+
+    /**
      * Builds a prompt of exactly {@code tokens} tokens (the run's tokenizer and corpus).
      *
      * @param tokens prompt length in tokens, >= 1

@@ -3,13 +3,12 @@ package org.latencylab.engine.load;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
-import org.latencylab.engine.client.FirstTokenSignal;
 import org.latencylab.engine.experiment.StepContext;
 
 /**
- * The first-token hook of LatencyLab's own client: {@link StepContext#send} runs
- * {@link org.latencylab.engine.client.LlmClient#execute} on the calling thread, which fires
- * {@link FirstTokenSignal} when a streamed request's first token arrives. Stateless and thread-safe.
+ * The first-token hook of LatencyLab's own client: passes the callback with the request
+ * ({@link StepContext#send(GenerationRequest, RequestTicket, Runnable)}), and the client runs it when a streamed
+ * request's first token was stamped. Stateless and thread-safe.
  */
 public final class ClientFirstTokenHook implements FirstTokenHook {
     /** The shared instance. */
@@ -21,6 +20,6 @@ public final class ClientFirstTokenHook implements FirstTokenHook {
     @Override
     public RequestRecord send(StepContext ctx, GenerationRequest request, RequestTicket ticket, Runnable onFirstToken)
             throws InterruptedException {
-        return FirstTokenSignal.observe(onFirstToken, () -> ctx.send(request, ticket));
+        return ctx.send(request, ticket, onFirstToken);
     }
 }

@@ -247,7 +247,7 @@ class LlmClientTest {
     void stallInTheBodyIsIdleTimeout() throws Exception {
         String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 3000, DONE);
         ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofSeconds(5), Duration.ofMillis(300),
-                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true);
+                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true, false);
         long t0 = System.nanoTime();
         RequestRecord r = client(opts).execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
         assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
@@ -261,7 +261,7 @@ class LlmClientTest {
         mock.enqueue(new MockResponse.Builder().code(200).headersDelay(3, TimeUnit.SECONDS)
                 .setHeader("Content-Type", "text/event-stream").body(DONE).build());
         ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofMillis(300), Duration.ofSeconds(5),
-                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true);
+                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true, false);
         RequestRecord r = client(opts).execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
         assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
         assertThat(r.errorMessage()).contains("first-byte");

@@ -86,7 +86,7 @@ class SimulatorLoadTest {
                   stall: {rate: 0.01, seconds: 3}
                 """);
         ClientOptions opts = new ClientOptions(Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10),
-                Duration.ofSeconds(10), 2, Duration.ofMillis(10), false, true);
+                Duration.ofSeconds(10), 2, Duration.ofMillis(10), false, true, false);
         try (SimServer sim = SimServer.start(faulty, SimOptions.defaults());
              LlmClient client = new LlmClient(opts)) {
             Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);

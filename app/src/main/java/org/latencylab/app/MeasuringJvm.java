@@ -1,0 +1,167 @@
+package org.latencylab.app;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Makes sure a measuring command runs in a JVM whose own pauses stay out of the numbers: generational ZGC (pauses
+ * well below 1 ms, against 5–130 ms young-generation pauses of the default G1 seen on a 2-core machine), a bounded
+ * heap, the JDK 24+ flags that silence JavaFX's and Maven libraries' {@code sun.misc.Unsafe} warnings, and the
+ * ahead-of-time class cache next to the jar when one was built ({@code -XX:AOTCache}, JDK 25+).
+ *
+ * <p>A JVM's collector cannot be changed once it runs, and {@code java -jar latencylab.jar} gives no way to set JVM
+ * options, so {@link #relaunchIfNeeded} starts the same command once more in a child JVM with those options (same
+ * {@code java}, class path and system properties), passes the terminal through, forwards SIGTERM/SIGHUP and returns
+ * the child's exit status. It does nothing when the JVM already runs ZGC (the installed launcher and the
+ * {@code latencylab} script set the options themselves), for commands that measure nothing ({@code --help},
+ * {@code --version}, {@code detect}, ...), or when the environment variable {@value #OPT_OUT} is set to {@code 1}.
+ * The cost is one more JVM start (about 0.2–0.4 s here), paid before any clock starts.
+ *
+ * <p>Not instantiable; thread-safe.
+ */
+final class MeasuringJvm {
+    /** Environment variable that switches the relaunch off ({@code 1}). */
+    static final String OPT_OUT = "LATENCYLAB_NO_RELAUNCH";
+    /** System property set in the child, so it never relaunches again. */
+    static final String MARK = "latencylab.relaunched";
+    /** Maximum heap of a measuring JVM: large enough for long soaks, small enough to keep the footprint honest. */
+    static final String MAX_HEAP = "-Xmx2g";
+    /** Commands that send no measured traffic: no relaunch. */
+    private static final Set<String> NOT_MEASURING = Set.of("help", "detect", "summarize", "report", "slo",
+            "import");
+
+    private MeasuringJvm() {
+    }
+
+    /**
+     * The options a measuring JVM should run with on a JDK of the given feature version.
+     *
+     * @param feature {@link Runtime.Version#feature()}, e.g. 21 or 25
+     * @param aotCache an AOT cache file to use (JDK 25+ only), or null
+     * @return JVM options in order; never null
+     */
+    static List<String> options(int feature, Path aotCache) {
+        List<String> o = new ArrayList<>();
+        o.add("-XX:+UseZGC");
+        if (feature < 23) {
+            o.add("-XX:+ZGenerational"); // the default from JDK 23 on, deprecated there
+        }
+        o.add(MAX_HEAP);
+        if (feature >= 24) {
+            o.add("--enable-native-access=ALL-UNNAMED");
+            o.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        if (aotCache != null && feature >= 25) {
+            o.add("-XX:AOTCache=" + aotCache);
+            o.add("-Xlog:aot=off"); // a stale cache (other JDK build) is skipped silently instead of warned about
+            o.add("-Xlog:cds=off");
+        }
+        return o;
+    }
+
+    /**
+     * Runs {@code args} in a child JVM with the measuring options when this JVM lacks them.
+     *
+     * @param args the command line given to the launcher
+     * @return the child's exit status, or empty when this JVM should run the command itself
+     */
+    static Optional<Integer> relaunchIfNeeded(String[] args) {
+        if (System.getProperty(MARK) != null || "1".equals(System.getenv(OPT_OUT)) || usesZgc()
+                || !measuring(args)) {
+            return Optional.empty();
+        }
+        Optional<String> java = ProcessHandle.current().info().command();
+        String classPath = System.getProperty("java.class.path");
+        if (java.isEmpty() || classPath == null || classPath.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java.get());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+            if (!a.startsWith("-agentlib:jdwp")) { // a debugger attaches to this JVM, not the child
+                cmd.add(a);
+            }
+        }
+        cmd.addAll(options(Runtime.version().feature(), aotCache(classPath)));
+        cmd.add("-D" + MARK + "=true");
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add(Launcher.class.getName());
+        cmd.addAll(List.of(args));
+        Process child;
+        try {
+            child = new ProcessBuilder(cmd).inheritIO().start();
+        } catch (java.io.IOException | RuntimeException e) {
+            return Optional.empty(); // measure in this JVM rather than not at all
+        }
+        forwardTermination(child);
+        while (true) {
+            try {
+                return Optional.of(child.waitFor());
+            } catch (InterruptedException e) {
+                child.destroy();
+            }
+        }
+    }
+
+    /** @return true when the command measures (or serves) traffic, so its JVM's pauses matter */
+    static boolean measuring(String[] args) {
+        if (args.length == 0) {
+            return true; // the window
+        }
+        for (String a : args) {
+            if (a.equals("-h") || a.equals("--help") || a.equals("-V") || a.equals("--version")) {
+                return false;
+            }
+        }
+        return !NOT_MEASURING.contains(args[0]);
+    }
+
+    private static boolean usesZgc() {
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc.getName().startsWith("ZGC")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return {@code latencylab.aot} next to the jar when it exists and the class path is that one jar */
+    private static Path aotCache(String classPath) {
+        if (classPath.contains(java.io.File.pathSeparator) || !classPath.endsWith(".jar")) {
+            return null;
+        }
+        Path cache = Path.of(classPath).toAbsolutePath().resolveSibling("latencylab.aot");
+        return Files.isRegularFile(cache) ? cache : null;
+    }
+
+    /**
+     * SIGTERM and SIGHUP sent to this process are passed to the child, which ends its run cleanly. Ctrl-C reaches
+     * both processes from the terminal already, so on SIGINT this one waits for the child's status; a SIGINT sent
+     * to this process alone is passed on as SIGTERM when the child is still running a second later.
+     */
+    @SuppressWarnings("removal")
+    private static void forwardTermination(Process child) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> Thread.ofVirtual().start(() -> {
+                try {
+                    if (!child.waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) {
+                        child.destroy();
+                    }
+                } catch (InterruptedException e) {
+                    child.destroy();
+                }
+            }));
+            sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> child.destroy());
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> child.destroy());
+        } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+            // a platform without these signals: the child still ends with this process's console
+        }
+    }
+}

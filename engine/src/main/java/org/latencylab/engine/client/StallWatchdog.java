@@ -1,0 +1,133 @@
+package org.latencylab.engine.client;
+
+import okhttp3.Call;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Enforces the first-byte and idle timeouts of every attempt in flight from one daemon thread, instead of a timer per
+ * socket read. OkHttp's read timeouts put every read of every stream into okio's single timeout queue (a lock and a
+ * heap operation per read); at a thousand concurrent streams that queue was among the client's top costs, and the
+ * cost landed on the threads whose reads are being stamped. Here a read only writes a volatile timestamp
+ * ({@link StampedBody}) and this thread looks at all attempts every {@value #TICK_MILLIS} ms, so a timeout fires at
+ * most that much late.
+ *
+ * <p>An attempt that exceeds its limit is cancelled ({@link Call#cancel()}); its reader then fails with an
+ * {@link java.io.IOException} and asks {@link Watch#expired()} which limit fired. Thread-safe.
+ */
+final class StallWatchdog implements AutoCloseable {
+    /** How often attempts are checked, in milliseconds. */
+    static final long TICK_MILLIS = 20;
+
+    /** Which limit cancelled an attempt. */
+    enum Expiry { FIRST_BYTE, IDLE }
+
+    private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
+    private final long firstByteNanos;
+    private final long idleNanos;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    /**
+     * @param firstByteNanos limit from the request written to the response headers, ns; 0 = none
+     * @param idleNanos      limit on the gap between two body reads, ns; 0 = none
+     */
+    StallWatchdog(long firstByteNanos, long idleNanos) {
+        this.firstByteNanos = firstByteNanos;
+        this.idleNanos = idleNanos;
+        this.thread = Thread.ofPlatform().daemon().name("latencylab-stall-watchdog").unstarted(this::loop);
+        if (firstByteNanos > 0 || idleNanos > 0) {
+            thread.start();
+        }
+    }
+
+    /**
+     * Starts watching one attempt; {@link Watch#close()} stops it.
+     *
+     * @param call   the attempt's call (cancelled on expiry)
+     * @param timing its milestones (request written, headers received)
+     * @return the watch
+     */
+    Watch watch(Call call, TimingListener timing) {
+        Watch w = new Watch(call, timing, System.nanoTime());
+        if (thread.isAlive()) {
+            watched.add(w);
+        }
+        return w;
+    }
+
+    private void loop() {
+        while (!closed) {
+            LockSupport.parkNanos(TICK_MILLIS * 1_000_000L);
+            long now = System.nanoTime();
+            for (Watch w : watched) {
+                w.check(now);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        watched.clear();
+    }
+
+    /** One attempt under watch. */
+    final class Watch implements AutoCloseable {
+        private final Call call;
+        private final TimingListener timing;
+        private final long startNanos;
+        private volatile StampedBody body;
+        private volatile Expiry expired;
+
+        private Watch(Call call, TimingListener timing, long startNanos) {
+            this.call = call;
+            this.timing = timing;
+            this.startNanos = startNanos;
+        }
+
+        /** @param b the response body being read: idle time counts from its latest read from now on */
+        void reading(StampedBody b) {
+            this.body = b;
+        }
+
+        /** @return the limit that cancelled this attempt, or null */
+        Expiry expired() {
+            return expired;
+        }
+
+        private void check(long now) {
+            if (expired != null) {
+                return;
+            }
+            StampedBody b = body;
+            if (b != null) {
+                if (idleNanos > 0 && now - b.lastReadNanos() > idleNanos) {
+                    expire(Expiry.IDLE);
+                }
+            } else if (firstByteNanos > 0 && timing.responseHeaders == org.latencylab.engine.api.RequestRecord.UNSET) {
+                long sent = timing.requestSent;
+                long from = sent != org.latencylab.engine.api.RequestRecord.UNSET ? sent
+                        : Math.max(startNanos, timing.connectEnd);
+                if (timing.connecting()) {
+                    return; // the connect timeout of the HTTP stack applies
+                }
+                if (now - from > firstByteNanos) {
+                    expire(Expiry.FIRST_BYTE);
+                }
+            }
+        }
+
+        private void expire(Expiry e) {
+            expired = e;
+            call.cancel();
+        }
+
+        @Override
+        public void close() {
+            watched.remove(this);
+        }
+    }
+}
