@@ -84,6 +84,11 @@ public final class LlmClient implements AutoCloseable {
     private final TokenCounter counter = TokenCounter.cl100k();
     private final StallWatchdog watchdog;
     private volatile OkHttpClient insecureHttp;
+    /** The HTTP request built last, reused while the same request object is sent again; immutable. */
+    private volatile Built lastBuilt;
+
+    private record Built(Endpoint endpoint, GenerationRequest request, String key, Request http) {
+    }
 
     /**
      * A client reading API keys from {@link System#getenv(String)}.
@@ -295,7 +300,14 @@ public final class LlmClient implements AutoCloseable {
         }
         Request httpRequest;
         try {
-            httpRequest = buildRequest(endpoint, request, adapter, key);
+            Built last = lastBuilt;
+            if (last != null && last.request == request && last.endpoint.equals(endpoint)
+                    && Objects.equals(last.key, key)) {
+                httpRequest = last.http; // a load step sends one request object many times: build it once
+            } else {
+                httpRequest = buildRequest(endpoint, request, adapter, key);
+                lastBuilt = new Built(endpoint, request, key, httpRequest);
+            }
         } catch (IOException | IllegalArgumentException e) {
             b.error(ErrorKind.PROTOCOL, "request for endpoint '" + endpoint.name() + "' could not be built: "
                     + e.getMessage());

@@ -180,6 +180,7 @@ public final class RunEngine {
                     StepResult result = run(e, label);
                     // the step's requests are read back from requests.jsonl rather than kept in memory while the
                     // step runs: a 10-minute soak must not grow the heap with every request it sends
+                    log.sync();
                     List<RequestRecord> logged = RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
                     List<RequestRecord> recs = measured(
                             logged.subList((int) Math.min(firstLine, logged.size()), logged.size()));

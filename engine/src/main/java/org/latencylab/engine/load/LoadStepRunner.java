@@ -55,6 +55,31 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
     public LoadResult run(LoadSpec spec, String label, StepContext context) throws InterruptedException {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(context, "context");
+        context.openConnections(expectedInFlight(spec), spec.stream());
         return new LoadRun(spec, label == null ? "load" : label, context, launcher, hook).execute();
     }
+
+    /**
+     * How many connections a load step should find open when it starts: its concurrency in a closed loop; in an open
+     * loop the requests in flight at the peak rate if each took {@value #ASSUMED_LATENCY_MILLIS} ms (Little's law,
+     * L = λ·W), at least 4 and at most 256 (more are opened on demand), never above {@code maxInFlight}.
+     *
+     * @param spec the load step
+     * @return connections to open before it starts, >= 1
+     */
+    static int expectedInFlight(LoadSpec spec) {
+        if (spec.mode() == LoadMode.CLOSED) {
+            return spec.concurrency() == null ? 1 : spec.concurrency();
+        }
+        double peak = 0;
+        for (RateProfile.Segment s : spec.rateProfile().segments()) {
+            peak = Math.max(peak, Math.max(s.fromRps(), s.toRps()));
+        }
+        int n = (int) Math.ceil(peak * ASSUMED_LATENCY_MILLIS / 1000.0);
+        n = Math.max(4, Math.min(256, n));
+        return spec.maxInFlight() == null ? n : Math.max(1, Math.min(n, spec.maxInFlight()));
+    }
+
+    /** Latency assumed when sizing an open loop's connections, in milliseconds. */
+    static final int ASSUMED_LATENCY_MILLIS = 50;
 }

@@ -130,7 +130,8 @@ class SimulatorLoadTest {
         try (SimServer sim = SimServer.start(slowSome, SimOptions.defaults());
              LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
             Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);
-            TestContext ctx = new TestContext(ep, dir, (req, t) -> client.execute(ep, req, t));
+            TestContext ctx = new TestContext(ep, dir,
+                    (TestContext.SignallingSender) (req, t, onFirstToken) -> client.execute(ep, req, t, onFirstToken));
             LoadSpec spec = LoadSpec.builder().rate(25.0).arrival(ArrivalProcess.CONSTANT)
                     .duration(Duration.ofSeconds(2)).contextTokens(8).maxOutputTokens(8).stream(true)
                     .firstTokenDeadline(Duration.ofMillis(150)).build();

@@ -24,6 +24,13 @@ final class TestContext implements StepContext {
         RequestRecord send(GenerationRequest request, RequestTicket ticket) throws InterruptedException;
     }
 
+    /** How the test sends one request when the first-token callback must reach the client. */
+    @FunctionalInterface
+    interface SignallingSender {
+        RequestRecord send(GenerationRequest request, RequestTicket ticket, Runnable onFirstToken)
+                throws InterruptedException;
+    }
+
     final ConcurrentLinkedQueue<RequestRecord> finished = new ConcurrentLinkedQueue<>();
     final Set<Long> finishedIds = ConcurrentHashMap.newKeySet();
     final AtomicInteger duplicates = new AtomicInteger();
@@ -32,11 +39,15 @@ final class TestContext implements StepContext {
     final ConcurrentLinkedQueue<String> notices = new ConcurrentLinkedQueue<>();
     final AtomicLong ids = new AtomicLong();
     volatile boolean cancelled;
-    private final Sender sender;
+    private final SignallingSender sender;
     private final Endpoint endpoint;
     private final Path dir;
 
     TestContext(Endpoint endpoint, Path dir, Sender sender) {
+        this(endpoint, dir, (SignallingSender) (request, ticket, onFirstToken) -> sender.send(request, ticket));
+    }
+
+    TestContext(Endpoint endpoint, Path dir, SignallingSender sender) {
         this.endpoint = endpoint;
         this.dir = dir;
         this.sender = sender;
@@ -58,7 +69,13 @@ final class TestContext implements StepContext {
 
     @Override
     public RequestRecord send(GenerationRequest request, RequestTicket ticket) throws InterruptedException {
-        return sender.send(request, ticket);
+        return sender.send(request, ticket, null);
+    }
+
+    @Override
+    public RequestRecord send(GenerationRequest request, RequestTicket ticket, Runnable onFirstToken)
+            throws InterruptedException {
+        return sender.send(request, ticket, onFirstToken);
     }
 
     @Override
