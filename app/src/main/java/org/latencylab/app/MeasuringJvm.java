@@ -12,7 +12,7 @@ import java.util.Set;
 /**
  * Makes sure a measuring command runs in a JVM whose own pauses stay out of the numbers: generational ZGC (pauses
  * well below 1 ms, against 5–130 ms young-generation pauses of the default G1 seen on a 2-core machine), a bounded
- * heap, the JDK 24+ flags that silence JavaFX's and Maven libraries' {@code sun.misc.Unsafe} warnings, and the
+ * heap, more carrier threads for virtual threads ({@link #carriers}), the JDK 24+ flags that silence JavaFX's and Maven libraries' {@code sun.misc.Unsafe} warnings, and the
  * ahead-of-time class cache next to the jar when one was built ({@code -XX:AOTCache}, JDK 25+).
  *
  * <p>A JVM's collector cannot be changed once it runs, and {@code java -jar latencylab.jar} gives no way to set JVM
@@ -53,6 +53,7 @@ final class MeasuringJvm {
             o.add("-XX:+ZGenerational"); // the default from JDK 23 on, deprecated there
         }
         o.add(MAX_HEAP);
+        o.add("-Djdk.virtualThreadScheduler.parallelism=" + carriers(Runtime.getRuntime().availableProcessors()));
         if (feature >= 24) {
             o.add("--enable-native-access=ALL-UNNAMED");
             o.add("--sun-misc-unsafe-memory-access=allow");
@@ -66,6 +67,19 @@ final class MeasuringJvm {
     }
 
     /**
+     * Carrier threads for virtual threads: four per core, at least 8. With one carrier per core (the JDK default) a
+     * virtual thread whose socket read has completed waits until a carrier is free, and a carrier busy with a long
+     * piece of work (a prompt, a summary, a burst of parsing) is never preempted; with more carriers than cores the
+     * operating system time-slices them, so the thread that stamps a read runs within a scheduler slice.
+     *
+     * @param cores available processors
+     * @return the carrier count
+     */
+    static int carriers(int cores) {
+        return Math.max(8, 4 * cores);
+    }
+
+    /**
      * Runs {@code args} in a child JVM with the measuring options when this JVM lacks them.
      *
      * @param args the command line given to the launcher
@@ -76,6 +90,10 @@ final class MeasuringJvm {
                 || !measuring(args)) {
             return Optional.empty();
         }
+        List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        if (given.stream().anyMatch(a -> a.matches("-XX:\\+Use\\w+GC"))) {
+            return Optional.empty(); // the user chose a collector: measure with it
+        }
         Optional<String> java = ProcessHandle.current().info().command();
         String classPath = System.getProperty("java.class.path");
         if (java.isEmpty() || classPath == null || classPath.isEmpty()) {
@@ -83,12 +101,17 @@ final class MeasuringJvm {
         }
         List<String> cmd = new ArrayList<>();
         cmd.add(java.get());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+        for (String a : given) {
             if (!a.startsWith("-agentlib:jdwp")) { // a debugger attaches to this JVM, not the child
                 cmd.add(a);
             }
         }
-        cmd.addAll(options(Runtime.version().feature(), aotCache(classPath)));
+        for (String o : options(Runtime.version().feature(), aotCache(classPath))) {
+            String name = o.contains("=") ? o.substring(0, o.indexOf('=') + 1) : o;
+            if (cmd.stream().noneMatch(a -> a.startsWith(name))) { // the user's own setting wins
+                cmd.add(o);
+            }
+        }
         cmd.add("-D" + MARK + "=true");
         cmd.add("-cp");
         cmd.add(classPath);

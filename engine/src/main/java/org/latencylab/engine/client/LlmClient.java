@@ -79,11 +79,19 @@ public final class LlmClient implements AutoCloseable {
     private final ClientOptions options;
     private final Function<String, String> env;
     private final ExecutorService dispatcherExecutor;
+    /**
+     * Connection lanes: {@value #LANES} clients sharing everything but their connection pool; a request uses the lane
+     * of its thread. OkHttp's pool scans every pooled connection on each acquire and on each release (its cleanup
+     * task), so at a thousand concurrent streams one pool costs O(connections) per request under a lock; lanes keep
+     * each pool small. A closed-loop worker always lands in the same lane, and so reuses its own connection.
+     */
+    static final int LANES = 16;
     private final OkHttpClient http;
+    private final OkHttpClient[] lanes = new OkHttpClient[LANES];
     private final Map<Protocol, ProtocolAdapter> adapters = new EnumMap<>(Protocol.class);
     private final TokenCounter counter = TokenCounter.cl100k();
     private final StallWatchdog watchdog;
-    private volatile OkHttpClient insecureHttp;
+    private volatile OkHttpClient[] insecureLanes;
     /** The HTTP request built last, reused while the same request object is sent again; immutable. */
     private volatile Built lastBuilt;
 
@@ -126,6 +134,10 @@ public final class LlmClient implements AutoCloseable {
                     return t != null ? t : EventListener.NONE;
                 })
                 .build();
+        for (int i = 0; i < LANES; i++) {
+            lanes[i] = i == 0 ? http : http.newBuilder().connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
+                    .build();
+        }
         this.watchdog = new StallWatchdog(options.firstByteTimeout().toNanos(), options.idleTimeout().toNanos());
         register(OpenAiAdapter.CHAT);
         register(OpenAiAdapter.COMPLETIONS);
@@ -210,25 +222,22 @@ public final class LlmClient implements AutoCloseable {
      * @throws InterruptedException when the calling thread is interrupted while waiting
      */
     public int openConnections(Endpoint endpoint, int count, boolean stream) throws InterruptedException {
-        OkHttpClient client = endpoint.verifyTls() ? http : insecure();
-        int wanted = Math.min(count, 4096) - client.connectionPool().idleConnectionCount();
+        int idle = 0;
+        for (OkHttpClient c : lanes(endpoint)) {
+            idle += c.connectionPool().idleConnectionCount();
+        }
+        int wanted = Math.min(count, 4096) - idle;
         if (wanted <= 0) {
             return 0;
         }
-        GenerationRequest hello = new GenerationRequest("Hi there", 2, 1, stream, Map.of());
         java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(wanted);
         for (int i = 0; i < wanted; i++) {
-            long id = i;
             Thread.ofVirtual().name("latencylab-connect-" + i).start(() -> {
                 try {
-                    RequestRecord r = execute(endpoint, hello,
-                            new RequestTicket(id, "connect", 2, System.nanoTime()));
-                    if (!r.succeeded()) {
+                    if (!warmConnection(endpoint, stream)) {
                         failed.incrementAndGet();
                     }
-                } catch (RuntimeException e) {
-                    failed.incrementAndGet();
                 } finally {
                     done.countDown();
                 }
@@ -236,6 +245,23 @@ public final class LlmClient implements AutoCloseable {
         }
         done.await();
         return failed.get();
+    }
+
+    /**
+     * Sends one small unrecorded request (a two-word prompt, one output token) on the calling thread, so that the
+     * thread's connection lane holds one more open connection and the code paths it will measure with are warm.
+     *
+     * @param endpoint where the measurement will send
+     * @param stream   whether the measured requests stream
+     * @return true when the request succeeded
+     */
+    public boolean warmConnection(Endpoint endpoint, boolean stream) {
+        try {
+            return execute(endpoint, new GenerationRequest("Hi there", 2, 1, stream, Map.of()),
+                    new RequestTicket(0, "connect", 2, System.nanoTime())).succeeded();
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -317,7 +343,7 @@ public final class LlmClient implements AutoCloseable {
             cancelled(b, "cancelled before send: the calling thread was interrupted");
             return;
         }
-        OkHttpClient client = endpoint.verifyTls() ? http : insecure();
+        OkHttpClient client = lanes(endpoint)[(int) Math.floorMod(Thread.currentThread().threadId(), (long) LANES)];
         long total = options.totalTimeout().toNanos();
         for (int attempt = 1; ; attempt++) {
             resetOutcome(b);
@@ -670,14 +696,22 @@ public final class LlmClient implements AutoCloseable {
         return message.replace(key, "***");
     }
 
-    private OkHttpClient insecure() {
-        OkHttpClient c = insecureHttp;
+    private OkHttpClient[] lanes(Endpoint endpoint) {
+        if (endpoint.verifyTls()) {
+            return lanes;
+        }
+        OkHttpClient[] c = insecureLanes;
         if (c == null) {
             synchronized (this) {
-                c = insecureHttp;
+                c = insecureLanes;
                 if (c == null) {
-                    c = buildInsecure();
-                    insecureHttp = c;
+                    OkHttpClient insecure = buildInsecure();
+                    c = new OkHttpClient[LANES];
+                    for (int i = 0; i < LANES; i++) {
+                        c[i] = insecure.newBuilder().connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
+                                .build();
+                    }
+                    insecureLanes = c;
                 }
             }
         }
@@ -714,10 +748,14 @@ public final class LlmClient implements AutoCloseable {
     /** Releases pooled connections and the dispatcher's executor. Idempotent. */
     @Override
     public void close() {
-        http.connectionPool().evictAll();
-        OkHttpClient c = insecureHttp;
-        if (c != null) {
+        for (OkHttpClient c : lanes) {
             c.connectionPool().evictAll();
+        }
+        OkHttpClient[] insecure = insecureLanes;
+        if (insecure != null) {
+            for (OkHttpClient c : insecure) {
+                c.connectionPool().evictAll();
+            }
         }
         dispatcherExecutor.shutdownNow();
         watchdog.close();

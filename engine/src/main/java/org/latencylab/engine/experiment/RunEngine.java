@@ -312,6 +312,13 @@ public final class RunEngine {
         }
 
         @Override
+        public void warmConnection(boolean stream) {
+            if (!spec.client().coldConnections()) {
+                client.warmConnection(endpoint, stream);
+            }
+        }
+
+        @Override
         public String prompt(int tokens, boolean cold) {
             return prompts.prompt(tokens, cold);
         }

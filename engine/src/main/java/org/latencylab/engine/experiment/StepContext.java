@@ -59,6 +59,15 @@ public interface StepContext {
     }
 
     /**
+     * Opens one connection for the calling thread (unless the run asked for cold connections) with one small
+     * unrecorded request, for a closed-loop worker that will send its measured requests from this thread.
+     *
+     * @param stream whether its requests stream
+     */
+    default void warmConnection(boolean stream) {
+    }
+
+    /**
      * Builds a prompt of exactly {@code tokens} tokens (the run's tokenizer and corpus).
      *
      * @param tokens prompt length in tokens, >= 1

@@ -101,6 +101,52 @@ class LlmClientTest {
     }
 
     @Test
+    void aParserThatFallsBehindDoesNotMoveTheStampsOfEventsThatArrivedInTheSameRead() throws Exception {
+        // five events written in one flush at 100 ms: they arrive in one read; the first-token callback then holds
+        // the parsing thread for 150 ms, so the parser reaches events 2..5 late. Their stamps must still be the
+        // read's time (the old parser-time stamps were 150 ms later), and the read was after the flush.
+        String url = replay(200, 100, chunk("{\"content\":\"a\"}") + chunk("{\"content\":\"b\"}")
+                + chunk("{\"content\":\"c\"}") + chunk("{\"content\":\"d\"}") + chunk("{\"content\":\"e\"}"),
+                400, FINISH, 401, DONE);
+        Runnable slowParser = () -> {
+            try {
+                Thread.sleep(150);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket(), slowParser);
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.tokens().size()).isEqualTo(5);
+        long first = r.tokens().arrivalNanos(0);
+        for (int i = 1; i < 5; i++) {
+            assertThat(ms(r.tokens().arrivalNanos(i) - first)).as("event %d after the first", i).isLessThan(20.0);
+        }
+        assertThat(ms(r.ttftNanos())).isBetween(100.0, 240.0);
+        assertThat(ms(r.endNanos() - r.firstTokenNanos())).isGreaterThan(240.0); // [DONE] came at 401 ms
+    }
+
+    @Test
+    void aStreamRequestAnsweredWithOneJsonBodyIsASuccessTimedAtTheBodyAndMarkedUnstreamed() throws Exception {
+        List<ConformanceCase.Part> parts = List.of(new ConformanceCase.Part(300,
+                ("{\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"Whole reply.\"},"
+                        + "\"finish_reason\":\"stop\"}],\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":3}}")
+                        .getBytes(StandardCharsets.UTF_8)));
+        ConformanceCase c = new ConformanceCase("json", "json", "", "openai-chat", 0,
+                List.of(new ConformanceCase.ScriptedResponse(200, Map.of("Content-Type", "application/json"),
+                        null, parts)), Map.of());
+        ReplayServer s = ReplayServer.start(c);
+        closeables.add(s);
+        RequestRecord r = client().execute(endpoint(s.baseUrl()), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.streamHonoured()).isFalse();
+        assertThat(r.outputText()).isEqualTo("Whole reply.");
+        assertThat(r.outputTokens()).isEqualTo(3);
+        assertThat(ms(r.ttftNanos())).isBetween(300.0, 450.0);
+        assertThat(r.firstTokenNanos()).isEqualTo(r.endNanos());
+    }
+
+    @Test
     void roleOnlyFirstChunkDoesNotCountAsFirstToken() throws Exception {
         String url = replay(200, 0, chunk("{\"role\":\"assistant\",\"content\":\"\"}"),
                 300, chunk("{\"content\":\"Hi\"}"), 320, chunk("{\"content\":\" you\"}"), 330, FINISH, 331, DONE);

@@ -77,6 +77,28 @@ class RunEngineIntegrationTest {
     }
 
     @Test
+    void measuredRequestsOfAClosedLoopReuseConnectionsOpenedBeforeUnlessColdConnectionsAreAsked(@TempDir Path dir)
+            throws Exception {
+        ProbeSpec probe = new ProbeSpec(24, 6, 64, 4, true, true, 0);
+        for (boolean cold : new boolean[] {false, true}) {
+            RunSpec spec = new RunSpec("conn", TargetSpec.simulator("small-fast"),
+                    ClientOptions.DEFAULTS.withColdConnections(cold), null, List.of(probe), null, null, 5);
+            Path run = dir.resolve(cold ? "cold" : "warm");
+            RunResult r = StepCatalog.engine().start(spec, run, RunListener.NONE).await(Duration.ofSeconds(60));
+            assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+            List<RequestRecord> log = RequestLog.read(run.resolve("requests.jsonl"));
+            assertThat(log).hasSize(24).allMatch(RequestRecord::succeeded);
+            long connected = log.stream().filter(x -> x.connectStartNanos() != RequestRecord.UNSET).count();
+            if (cold) {
+                // six workers start together on an empty pool: each of their first requests opens a connection
+                assertThat(connected).as("measured requests that connected").isGreaterThanOrEqualTo(6);
+            } else {
+                assertThat(connected).as("measured requests that connected").isZero();
+            }
+        }
+    }
+
+    @Test
     void aSweepOfTwoLengthsSaysWhyThereIsNoFit(@TempDir Path dir) throws Exception {
         SweepSpec sweep = new SweepSpec(List.of(128, 512), 2, 2, 2, true, false, List.of(), 0);
         RunSpec spec = new RunSpec("two", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
