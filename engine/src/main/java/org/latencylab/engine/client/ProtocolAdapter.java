@@ -24,8 +24,14 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * <p>Implementations are stateless and thread-safe; all per-request state lives in the collector.
  */
 interface ProtocolAdapter {
-    /** Shared JSON mapper (thread-safe once configured); trailing tokens after a JSON value are an error. */
-    ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    /**
+     * Shared JSON mapper (thread-safe once configured); trailing tokens after a JSON value are an error. Its parsers
+     * take their buffers from one shared pool: Jackson's default pool is per thread, and every request runs on a new
+     * virtual thread, so each event's parser would allocate fresh buffers (kilobytes per event).
+     */
+    ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .recyclerPool(com.fasterxml.jackson.core.util.JsonRecyclerPools.sharedConcurrentDequePool()).build())
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** @return the protocol this adapter speaks */
     Protocol protocol();
