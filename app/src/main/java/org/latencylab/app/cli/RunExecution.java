@@ -6,8 +6,8 @@ import org.latencylab.engine.api.IntervalSnapshot;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.experiment.RunEngine;
 import org.latencylab.engine.experiment.RunHandle;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.scenario.StepCatalog;
 
 import java.io.PrintWriter;
@@ -19,10 +19,16 @@ import java.util.Locale;
 
 /**
  * Runs a {@link RunSpec} headless: progress on stderr, the console table on stdout, charts into the run
- * directory, and an exit status. Ctrl-C cancels the run; finished requests stay in {@code requests.jsonl}.
+ * directory, and an exit status. Ctrl-C (SIGINT) or SIGTERM cancels the run: finished requests stay in
+ * {@code requests.jsonl}, the summary of what finished is printed and the charts are written, marked cancelled, before
+ * the process ends with status 130 (SIGINT) or 143 (SIGTERM).
  * Not thread-safe (one per command invocation).
  */
 final class RunExecution {
+    /** How long Ctrl-C / SIGTERM waits for the run to wind down (in-flight requests are cancelled at once). */
+    private static final java.time.Duration CANCEL_WAIT = java.time.Duration.ofSeconds(10);
+    /** How long it then waits for the summary and the charts of what finished. */
+    private static final java.time.Duration REPORT_WAIT = java.time.Duration.ofSeconds(60);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private RunExecution() {
@@ -44,17 +50,22 @@ final class RunExecution {
         RunEngine engine = StepCatalog.engine();
         ProgressPrinter progress = new ProgressPrinter(err);
         RunHandle handle = engine.start(spec, dir, progress);
+        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
         Thread hook = new Thread(() -> {
             if (!handle.isDone()) {
                 err.println();
-                err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl"));
+                err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl")
+                        + "; the summary of what finished follows");
                 err.flush();
                 handle.cancel();
-                try {
-                    handle.await(java.time.Duration.ofSeconds(10));
-                } catch (InterruptedException ignored) {
-                    Thread.currentThread().interrupt();
+            }
+            try {
+                // the JVM ends when this hook returns: let the main thread print the summary and write the charts
+                if (handle.await(CANCEL_WAIT) != null) {
+                    reported.await(REPORT_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
                 }
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
             }
         }, "latencylab-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
@@ -75,6 +86,8 @@ final class RunExecution {
         }
         ConsoleReport.print(result, images, out);
         out.flush();
+        err.flush();
+        reported.countDown();
         if (result.status() == RunResult.Status.COMPLETED && result.overall() != null
                 && result.overall().sent() > 0 && result.overall().succeeded() == 0) {
             err.println("latencylab: no request succeeded (" + result.overall().errorsByKind() + "); see "
@@ -85,6 +98,7 @@ final class RunExecution {
             case FAILED -> ExitCodes.RUN_FAILED;
             case CANCELLED -> ExitCodes.INTERRUPTED;
             case COMPLETED -> result.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+            case RUNNING, INTERRUPTED -> ExitCodes.RUN_FAILED;
         };
     }
 

@@ -1,8 +1,7 @@
 package org.latencylab.app.report;
 
 import org.latencylab.engine.api.ErrorKind;
-import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadTotals;
@@ -93,17 +92,10 @@ public final class ConsoleReport {
     /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */
     private static Map<ErrorKind, String> errorExamples(RunResult r) {
         Map<ErrorKind, String> m = new EnumMap<>(ErrorKind.class);
-        if (r.overall() == null || r.overall().failed() == 0) {
-            return m;
-        }
-        try {
-            for (RequestRecord rec : RequestLog.read(r.runDirectory().resolve(RequestLog.FILE_NAME))) {
-                if (rec.errorKind() != null && rec.errorMessage() != null) {
-                    m.putIfAbsent(rec.errorKind(), rec.errorMessage());
-                }
+        for (RunResult.StepOutcome s : r.steps()) {
+            if (s.stats() != null) {
+                s.stats().errorExamples().forEach(m::putIfAbsent);
             }
-        } catch (RuntimeException e) {
-            // the examples are a convenience; the counts are printed anyway
         }
         return m;
     }

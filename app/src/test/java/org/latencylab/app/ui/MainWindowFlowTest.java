@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
 import org.latencylab.app.ui.results.ResultCharts;
-import org.latencylab.app.ui.results.ResultData;
+import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.app.ui.settings.AppDirectories;
-import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.run.RunResult;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
@@ -96,12 +96,13 @@ class MainWindowFlowTest {
         waitUntil(90, () -> !vm.run().runningProperty().get());
         RunResult result = fx(() -> vm.run().lastResultProperty().get());
         assertThat(result.status()).isEqualTo(RunResult.Status.COMPLETED);
-        waitUntil(10, () -> vm.results().dataProperty().get().records() == 9);
+        waitUntil(10, () -> vm.results().stepProperty().get() != null
+                && vm.results().stepProperty().get().result() instanceof SweepRunner.SweepResult);
 
-        ResultData data = fx(() -> vm.results().dataProperty().get());
-        assertThat(data.sweepPoints()).extracting(ResultData.SweepPoint::contextTokens)
+        SweepRunner.SweepResult data = (SweepRunner.SweepResult) fx(() -> vm.results().stepProperty().get()).result();
+        assertThat(data.points()).extracting(SweepRunner.SweepPoint::contextTokens)
                 .containsExactly(2048, 8192, 32768);
-        assertThat(data.fit()).isNotNull();
+        assertThat(data.fitP50()).isNotNull();
 
         // the live sweep chart holds three measured points and a fitted line
         XYChart sweep = fx(() -> app.view().results().chart(ResultCharts.Kind.SWEEP));
@@ -156,7 +157,8 @@ class MainWindowFlowTest {
             return null;
         });
         robot.clickOn("#runButton");
-        waitUntil(20, () -> vm.results().records().size() >= 20);
+        waitUntil(20, () -> vm.results().stepProperty().get() != null
+                && vm.results().stepProperty().get().stats().sent() >= 20);
         long t0 = System.nanoTime();
         robot.clickOn("#cancelButton");
         waitUntil(10, () -> !vm.run().runningProperty().get());

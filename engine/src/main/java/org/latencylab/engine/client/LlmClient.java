@@ -206,6 +206,7 @@ public final class LlmClient implements AutoCloseable {
         RequestRecord.Builder b = RequestRecord.builder();
         b.id = ticket.id();
         b.label = ticket.label();
+        b.phase = ticket.phase();
         b.protocol = endpoint.protocol();
         b.contextTokens = ticket.contextTokens();
         b.stream = request.stream();

@@ -64,6 +64,11 @@ public interface StepContext {
     /** @param message a notice for the user (one line) */
     void notice(String message);
 
+    /** @return the tier table the run is judged with (a step runner that judges tiers itself uses it) */
+    default org.latencylab.engine.stats.TierTable tierTable() {
+        return org.latencylab.engine.stats.TierTable.DEFAULT;
+    }
+
     /** @return the run directory (step runners may write extra files, e.g. an HdrHistogram interval log) */
     Path runDirectory();
 }

@@ -97,6 +97,7 @@ final class LoadMeter implements AutoCloseable {
 
     private final LoadSpec spec;
     private final Metric tierMetric;
+    private final TierTable tiers;
     private final long startEpochMs;
     private final Bucket all = new Bucket();
     private final Bucket measured = new Bucket();
@@ -113,10 +114,12 @@ final class LoadMeter implements AutoCloseable {
      * @param label        step label (file name prefix)
      * @param startEpochMs wall-clock start of the step, ms since the epoch (interval log time base)
      * @param runDirectory where to write the interval logs, or null for none
+     * @param tiers        the run's tier table (the per-second and total tiers are judged with it)
      * @throws IOException when a log cannot be created
      */
-    LoadMeter(LoadSpec spec, String label, long startEpochMs, Path runDirectory) throws IOException {
+    LoadMeter(LoadSpec spec, String label, long startEpochMs, Path runDirectory, TierTable tiers) throws IOException {
         this.spec = spec;
+        this.tiers = tiers;
         this.tierMetric = spec.tierMetricKind();
         this.startEpochMs = startEpochMs;
         if (runDirectory != null) {
@@ -315,8 +318,8 @@ final class LoadMeter implements AutoCloseable {
                 stopReason);
     }
 
-    private static String tierOf(long p95Nanos) {
-        return TierTable.DEFAULT.classify(p95Nanos).name();
+    private String tierOf(long p95Nanos) {
+        return tiers.classify(p95Nanos).name();
     }
 
     private LatencyPercentiles pct(Metric m) {

@@ -73,29 +73,52 @@ public record Slo(String metric, double percentile, long thresholdNanos) {
      * @return the compliance result
      */
     public SloResult evaluate(List<RequestRecord> records) {
-        Metric m = metricKind();
-        long judged = 0;
-        long met = 0;
-        for (RequestRecord r : records) {
+        Tally t = new Tally(this);
+        records.forEach(t::add);
+        return t.result();
+    }
+
+    /**
+     * Counts an SLO's judged and met requests one request at a time (the one place that decides which requests an
+     * SLO judges). Not thread-safe: the owner synchronizes.
+     */
+    public static final class Tally {
+        private final Slo slo;
+        private final Metric metric;
+        private long judged;
+        private long met;
+
+        /** @param slo the objective to tally */
+        public Tally(Slo slo) {
+            this.slo = slo;
+            this.metric = slo.metricKind();
+        }
+
+        /** @param r a request, any outcome (cancelled ones and undefined values are not judged) */
+        public void add(RequestRecord r) {
             if (r.outcome() == Outcome.CANCELLED) {
-                continue;
+                return;
             }
             if (r.succeeded()) {
-                long v = m.valueNanos(r);
+                long v = metric.valueNanos(r);
                 if (v < 0) {
-                    continue;
+                    return;
                 }
                 judged++;
-                if (v <= thresholdNanos) {
+                if (v <= slo.thresholdNanos()) {
                     met++;
                 }
             } else {
                 judged++;
             }
         }
-        double rate = judged == 0 ? Double.NaN : (double) met / judged;
-        boolean pass = judged > 0 && rate >= percentile / 100.0 - 1e-12;
-        return new SloResult(this, judged, met, rate, pass);
+
+        /** @return the compliance result of the requests added so far */
+        public SloResult result() {
+            double rate = judged == 0 ? Double.NaN : (double) met / judged;
+            boolean pass = judged > 0 && rate >= slo.percentile() / 100.0 - 1e-12;
+            return new SloResult(slo, judged, met, rate, pass);
+        }
     }
 
     @Override
