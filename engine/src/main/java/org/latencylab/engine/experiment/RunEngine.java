@@ -51,6 +51,7 @@ import java.util.concurrent.atomic.LongAdder;
  * Thread-safe: one engine can start several runs; each run has its own threads and state.
  */
 public final class RunEngine {
+    private static final System.Logger LOG = System.getLogger(RunEngine.class.getName());
     /** Snapshot period in milliseconds (5 Hz). */
     public static final long SNAPSHOT_PERIOD_MILLIS = 200;
 
@@ -261,7 +262,7 @@ public final class RunEngine {
             try {
                 r.run();
             } catch (RuntimeException e) {
-                System.err.println("latencylab: listener failed: " + e);
+                LOG.log(System.Logger.Level.WARNING, "run listener failed; the run goes on", e);
             }
         }
 
