@@ -3,7 +3,6 @@ package org.latencylab.engine.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
-import okhttp3.Dispatcher;
 import okhttp3.EventListener;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -38,8 +37,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -78,7 +75,6 @@ public final class LlmClient implements AutoCloseable {
 
     private final ClientOptions options;
     private final Function<String, String> env;
-    private final ExecutorService dispatcherExecutor;
     private final OkHttpClient http;
     private final Map<Protocol, ProtocolAdapter> adapters = new EnumMap<>(Protocol.class);
     private final TokenCounter counter = TokenCounter.cl100k();
@@ -101,12 +97,9 @@ public final class LlmClient implements AutoCloseable {
     public LlmClient(ClientOptions options, Function<String, String> env) {
         this.options = Objects.requireNonNull(options, "options");
         this.env = Objects.requireNonNull(env, "env");
-        this.dispatcherExecutor = Executors.newVirtualThreadPerTaskExecutor();
-        Dispatcher dispatcher = new Dispatcher(dispatcherExecutor);
-        dispatcher.setMaxRequests(10_000);
-        dispatcher.setMaxRequestsPerHost(10_000);
+        // calls run synchronously on the caller's (virtual) thread (Call.execute): OkHttp's Dispatcher and its
+        // executor, which only serve asynchronous calls, are never used
         this.http = new OkHttpClient.Builder()
-                .dispatcher(dispatcher)
                 .connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
                 .socketFactory(new NoDelaySocketFactory())
                 .connectTimeout(options.connectTimeout())
@@ -324,7 +317,7 @@ public final class LlmClient implements AutoCloseable {
     }
 
     private AttemptResult failedBeforeResponse(IOException e, TimingListener timing, RequestRecord.Builder b) {
-        if (interrupted(e)) {
+        if (interrupted(e, totalTimeoutFired(b))) {
             cancelled(b, "cancelled: the calling thread was interrupted");
             return AttemptResult.FINAL;
         }
@@ -333,7 +326,7 @@ public final class LlmClient implements AutoCloseable {
             return AttemptResult.FINAL;
         }
         if (e instanceof SocketTimeoutException) {
-            if (timing.connecting() || String.valueOf(e.getMessage()).contains("connect")) {
+            if (timing.connecting() || timing.beforeRequestSent()) { // by the phase that timed out, not by text
                 b.error(ErrorKind.TIMEOUT, "connect timeout: no connection within "
                         + options.connectTimeout().toMillis() + " ms");
             } else {
@@ -407,7 +400,7 @@ public final class LlmClient implements AutoCloseable {
                 c.applyTo(b, now, options.keepText());
                 return;
             }
-            if (interrupted(e)) {
+            if (interrupted(e, totalTimeoutFired(b))) {
                 c.applyTo(b, now, options.keepText());
                 cancelled(b, "cancelled: the calling thread was interrupted");
                 return;
@@ -436,18 +429,22 @@ public final class LlmClient implements AutoCloseable {
                 + options.totalTimeout().toMillis() + " ms";
     }
 
-    private static boolean interrupted(IOException e) {
+    /**
+     * Whether an I/O failure was an interrupt of the calling thread (the run was cancelled), decided by exception
+     * type and by whether the total timeout had run out, never by message text.
+     */
+    private static boolean interrupted(IOException e, boolean totalTimeoutFired) {
         if (Thread.currentThread().isInterrupted() || e instanceof ClosedByInterruptException) {
             return true;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException
-                    || "Closed by interrupt".equals(t.getMessage())) {
+            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException) {
                 return true;
             }
         }
-        return e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)
-                && "interrupted".equalsIgnoreCase(String.valueOf(e.getMessage()));
+        // okio reports both an interrupt of the calling thread and OkHttp's call timeout (our total timeout) as a
+        // plain InterruptedIOException; a read or connect timeout is a SocketTimeoutException
+        return e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException) && !totalTimeoutFired;
     }
 
     private static void cancelled(RequestRecord.Builder b, String message) {
@@ -571,7 +568,7 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
-    /** Releases pooled connections and the dispatcher's executor. Idempotent. */
+    /** Releases pooled connections. Idempotent. */
     @Override
     public void close() {
         http.connectionPool().evictAll();
@@ -579,6 +576,5 @@ public final class LlmClient implements AutoCloseable {
         if (c != null) {
             c.connectionPool().evictAll();
         }
-        dispatcherExecutor.shutdownNow();
     }
 }

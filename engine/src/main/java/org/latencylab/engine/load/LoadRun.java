@@ -453,6 +453,11 @@ final class LoadRun {
 
     private void finish(InFlight f, RequestRecord record) {
         f.end();
+        if (record.phase() != f.ticket.phase()) { // the schedule decides the phase, whatever sent the request
+            RequestRecord.Builder p = record.toBuilder();
+            p.phase = f.ticket.phase();
+            record = p.build();
+        }
         boolean miss = false;
         if (spec.firstTokenDeadline() != null) {
             long limit = spec.firstTokenDeadline().toNanos();

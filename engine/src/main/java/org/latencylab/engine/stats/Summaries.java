@@ -102,9 +102,9 @@ public final class Summaries {
      * Summary from a histogram with the default percentiles and 95 % intervals.
      *
      * @param metric    metric name
-     * @param histogram values in nanoseconds (e.g. from {@link MetricRecorder}); not modified
-     * @return the summary; values are HdrHistogram bucket values (within the histogram's precision, 0.1 % for
-     *         {@link MetricRecorder})
+     * @param histogram values in nanoseconds (e.g. a {@link StatsAccumulator}'s live histograms); not modified
+     * @return the summary; values are HdrHistogram bucket values (within the histogram's precision, 0.1 % at 3
+     *         significant digits)
      * @throws IllegalArgumentException when the name is blank or the histogram holds more than 2^31−1 values
      */
     public static MetricSummary of(String metric, AbstractHistogram histogram) {
