@@ -232,8 +232,8 @@ class CommandLineTest {
                   - {type: probe, requests: 100000, concurrency: 4, promptTokens: 64, maxOutputTokens: 4}
                 """);
         Path out = dir.resolve("run");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path")));
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new java.util.ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path")));
         for (String p : List.of("glass.platform", "monocle.platform", "prism.order", "java.awt.headless")) {
             if (System.getProperty(p) != null) {
                 cmd.add("-D" + p + "=" + System.getProperty(p));
