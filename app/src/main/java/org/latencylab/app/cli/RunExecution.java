@@ -25,10 +25,8 @@ import java.util.Locale;
  * Not thread-safe (one per command invocation).
  */
 final class RunExecution {
-    /** How long Ctrl-C / SIGTERM waits for the run to wind down (in-flight requests are cancelled at once). */
+    /** How long a JVM shutdown waits for the run to complete its files (in-flight requests are cancelled at once). */
     private static final java.time.Duration CANCEL_WAIT = java.time.Duration.ofSeconds(10);
-    /** How long it then waits for the summary and the charts of what finished. */
-    private static final java.time.Duration REPORT_WAIT = java.time.Duration.ofSeconds(60);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private RunExecution() {
@@ -50,30 +48,39 @@ final class RunExecution {
         RunEngine engine = StepCatalog.engine();
         ProgressPrinter progress = new ProgressPrinter(err);
         RunHandle handle = engine.start(spec, dir, progress);
-        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+        // Ctrl-C (SIGINT) and SIGTERM cancel the run rather than end the JVM: the run winds down, this thread prints
+        // the summary of what finished and writes the charts (the JavaFX toolkit could not start, or would be
+        // disposed by its own hook, once the JVM shuts down), and the command returns 130 or 143. A second signal
+        // ends the process at once.
+        StopSignals signals = StopSignals.install(() -> {
+            err.println();
+            err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl")
+                    + "; the summary of what finished follows (press Ctrl-C again to quit at once)");
+            err.flush();
+            handle.cancel();
+        });
+        // any other way the JVM ends (SIGHUP, System.exit elsewhere) still lets the run complete its files
         Thread hook = new Thread(() -> {
             if (!handle.isDone()) {
-                err.println();
-                err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl")
-                        + "; the summary of what finished follows");
-                err.flush();
                 handle.cancel();
-            }
-            try {
-                // the JVM ends when this hook returns: let the main thread print the summary and write the charts
-                if (handle.await(CANCEL_WAIT) != null) {
-                    reported.await(REPORT_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                try {
+                    handle.await(CANCEL_WAIT);
+                } catch (InterruptedException ignored) {
+                    Thread.currentThread().interrupt();
                 }
-            } catch (InterruptedException ignored) {
-                Thread.currentThread().interrupt();
             }
         }, "latencylab-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        RunResult result = handle.await();
+        RunResult result;
         try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the JVM is already exiting because of Ctrl-C: the hook above finishes the run
+            result = handle.await();
+        } finally {
+            signals.restore();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting: the hook completes the run's files
+            }
         }
         progress.done();
         List<Path> images = List.of();
@@ -87,7 +94,6 @@ final class RunExecution {
         ConsoleReport.print(result, images, out);
         out.flush();
         err.flush();
-        reported.countDown();
         if (result.status() == RunResult.Status.COMPLETED && result.overall() != null
                 && result.overall().sent() > 0 && result.overall().succeeded() == 0) {
             err.println("latencylab: no request succeeded (" + result.overall().errorsByKind() + "); see "
@@ -96,7 +102,7 @@ final class RunExecution {
         }
         return switch (result.status()) {
             case FAILED -> ExitCodes.RUN_FAILED;
-            case CANCELLED -> ExitCodes.INTERRUPTED;
+            case CANCELLED -> signals.received() == null ? ExitCodes.INTERRUPTED : 128 + signals.received().number();
             case COMPLETED -> result.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
             case RUNNING, INTERRUPTED -> ExitCodes.RUN_FAILED;
         };

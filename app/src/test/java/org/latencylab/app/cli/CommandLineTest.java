@@ -260,7 +260,7 @@ class CommandLineTest {
         String stderr = Files.readString(dir.resolve("stderr.txt"));
         assertThat(p.exitValue()).as(stderr).isEqualTo(ExitCodes.INTERRUPTED);
         assertThat(stderr).contains("cancelling; finished requests are kept");
-        assertThat(stdout).contains("LatencyLab — long").contains("— cancelled in").contains("== probe")
+        assertThat(stdout).as(stderr).contains("LatencyLab — long").contains("— cancelled in").contains("== probe")
                 .contains("P95 TTFT").contains("charts: cdf-ttft-e2e.png");
         JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
         assertThat(run.path("status").asText()).isEqualTo("cancelled");

@@ -251,8 +251,8 @@ public final class ResultCharts {
             default -> "";
         };
         List<Path> out = new ArrayList<>();
-        long probes = run.steps().stream().filter(s -> s.result() instanceof org.latencylab.engine.experiment.ProbeRunner.ProbeResult
-                || s.result() instanceof LoadResult).count();
+        long probes = run.steps().stream().filter(s -> !(s.result() instanceof SweepRunner.SweepResult)
+                && !(s.result() instanceof GridResult)).count(); // a step whose result was lost counts as a probe
         long sweeps = run.steps().stream().filter(s -> s.result() instanceof SweepRunner.SweepResult).count();
         for (RunResult.StepOutcome s : run.steps()) {
             if (s.result() instanceof GridResult g) {
