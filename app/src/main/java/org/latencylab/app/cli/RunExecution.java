@@ -1,5 +1,6 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.app.report.ConsoleReport;
 import org.latencylab.app.report.RunCharts;
 import org.latencylab.engine.api.IntervalSnapshot;
@@ -132,7 +133,7 @@ final class RunExecution {
             String planned = s.planned() > 0 ? "/" + s.planned() : "";
             String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s",
                     s.step().isEmpty() ? "-" : s.step(), s.completed(), planned, s.succeeded(), s.failed(),
-                    s.inFlight(), s.elapsedNanos() / 1e9);
+                    s.inFlight(), Nanos.toSeconds(s.elapsedNanos()));
             synchronized (err) {
                 err.print(tty ? "\r" + line : line + "\n");
                 err.flush();

@@ -22,6 +22,14 @@ public final class Nanos {
     }
 
     /**
+     * @param nanos a duration in nanoseconds, fractional (e.g. a mean); NaN stays NaN
+     * @return the same duration in milliseconds
+     */
+    public static double toMillis(double nanos) {
+        return nanos / PER_MILLI;
+    }
+
+    /**
      * @param nanos a duration in nanoseconds
      * @return the same duration in seconds
      */

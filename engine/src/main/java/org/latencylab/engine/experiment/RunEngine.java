@@ -10,6 +10,7 @@ import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.IntervalSnapshot;
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.api.RunListener;
@@ -242,7 +243,7 @@ public final class RunEngine {
                 batch.add(r);
             }
             long s = sent.sum();
-            double dt = (now - lastSnapshotNanos) / 1e9;
+            double dt = Nanos.toSeconds(now - lastSnapshotNanos);
             double rate = dt > 0 ? (s - lastSent) / dt : 0;
             lastSent = s;
             lastSnapshotNanos = now;

@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.api.Nanos;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.latencylab.engine.api.ErrorKind;
@@ -178,7 +179,7 @@ final class LoadMeter implements AutoCloseable {
     private boolean meetsSlos(RequestRecord r) {
         for (LoadSpec.GoodputSlo slo : spec.slos()) {
             long v = slo.metricKind().valueNanos(r);
-            if (v < 0 || v > slo.maxMs() * 1e6) {
+            if (v < 0 || v > Nanos.fromMillis(slo.maxMs())) {
                 return false;
             }
         }
@@ -212,7 +213,7 @@ final class LoadMeter implements AutoCloseable {
         LatencyPercentiles ttft = LatencyPercentiles.of(b.histograms.get(Metric.TTFT_FROM_INTENDED));
         LatencyPercentiles e2e = LatencyPercentiles.of(b.histograms.get(Metric.E2E_FROM_INTENDED));
         Histogram tierH = b.histograms.get(tierMetric);
-        Double tierP95 = tierH.getTotalCount() == 0 ? null : tierH.getValueAtPercentile(95) / 1e6;
+        Double tierP95 = tierH.getTotalCount() == 0 ? null : Nanos.toMillis(tierH.getValueAtPercentile(95));
         String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
         LoadSecond s = new LoadSecond(second, phase, targetRateRps, b.sent, b.dropped, b.ended, b.succeeded,
                 b.failed, b.cancelled, b.rateLimited, b.serverErrors, b.http429Attempts, b.retries,
@@ -270,7 +271,7 @@ final class LoadMeter implements AutoCloseable {
                 if (p95l > p95b * rule.latencyRise() && tl < tb * (1 + rule.minThroughputGain())) {
                     return String.format(java.util.Locale.ROOT, "auto-stop: saturation: %s P95 rose %.0f -> %.0f ms "
                                     + "while throughput went %.1f -> %.1f req/s over two %d s windows",
-                            tierMetric.id(), p95b / 1e6, p95l / 1e6, tb, tl, w);
+                            tierMetric.id(), Nanos.toMillis(p95b), Nanos.toMillis(p95l), tb, tl, w);
                 }
             }
         }

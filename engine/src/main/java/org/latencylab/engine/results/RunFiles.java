@@ -1,5 +1,6 @@
 package org.latencylab.engine.results;
 
+import org.latencylab.engine.api.Nanos;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -109,7 +110,7 @@ public final class RunFiles {
         if (r.failure() != null) {
             o.put("failure", r.failure());
         }
-        o.put("duration_s", r.duration().toNanos() / 1e9);
+        o.put("duration_s", Nanos.toSeconds(r.duration().toNanos()));
         o.put("endpoint", r.endpointDescription());
         o.put("slos_passed", r.slosPassed());
         if (r.overall() != null) {
@@ -323,7 +324,7 @@ public final class RunFiles {
         o.put("output_tokens", s.outputTokens());
         ObjectNode src = o.putObject("output_tokens_by_source");
         s.outputTokensBySource().forEach((k, v) -> src.put(k.id(), v));
-        o.put("wall_span_s", s.wallSpanNanos() / 1e9);
+        o.put("wall_span_s", Nanos.toSeconds(s.wallSpanNanos()));
         o.put("requests_per_s", s.requestsPerSecond());
         o.put("output_tokens_per_s", s.outputTokensPerSecond());
         o.put("goodput_rps", s.goodputRps());
@@ -336,7 +337,7 @@ public final class RunFiles {
             ObjectNode so = slos.addObject();
             so.put("metric", r.slo().metric());
             so.put("percentile", r.slo().percentile());
-            so.put("max_ms", r.slo().thresholdNanos() / 1e6);
+            so.put("max_ms", Nanos.toMillis(r.slo().thresholdNanos()));
             so.put("judged", r.judged());
             so.put("met", r.met());
             so.put("compliance", r.complianceRate());

@@ -1,5 +1,6 @@
 package org.latencylab.engine.stats;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
 
@@ -124,6 +125,6 @@ public record Slo(String metric, double percentile, long thresholdNanos) {
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "P%s %s <= %.3f ms", PercentileEstimate.label(percentile), metric,
-                thresholdNanos / 1e6);
+                Nanos.toMillis(thresholdNanos));
     }
 }

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.results;
 
+import org.latencylab.engine.api.Nanos;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -163,7 +164,7 @@ public final class ResultsViewModel {
 
     private static String sloText(SloResult s) {
         return String.format(Locale.ROOT, "%s P%s ≤ %s: %s met (%s)", MetricGlossary.displayName(s.slo().metric()),
-                trim(s.slo().percentile()), Units.ms(s.slo().thresholdNanos() / 1e6),
+                trim(s.slo().percentile()), Units.ms(Nanos.toMillis(s.slo().thresholdNanos())),
                 Units.percent(s.complianceRate()), s.passed() ? "PASS" : "FAIL");
     }
 

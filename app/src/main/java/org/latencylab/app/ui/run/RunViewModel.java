@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.run;
 
+import org.latencylab.engine.api.Nanos;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyDoubleProperty;
@@ -157,7 +158,7 @@ public final class RunViewModel {
         }
         double p = s.progress();
         progress.set(p);
-        double elapsed = s.elapsedNanos() / 1e9;
+        double elapsed = Nanos.toSeconds(s.elapsedNanos());
         String eta = "";
         if (s.planned() > 0 && s.completed() > 0 && s.completed() < s.planned()) {
             double remaining = elapsed / s.completed() * (s.planned() - s.completed());
@@ -191,7 +192,7 @@ public final class RunViewModel {
             case RUNNING -> "running";
             case INTERRUPTED -> "interrupted";
         } + String.format(Locale.ROOT, " · %d requests in %s", r.overall().sent(),
-                seconds(r.duration().toNanos() / 1e9)));
+                seconds(Nanos.toSeconds(r.duration().toNanos()))));
         status.set(r.status() == RunResult.Status.FAILED ? "run failed: " + r.failure()
                 : "saved to " + r.runDirectory());
         onFinished.accept(r);
