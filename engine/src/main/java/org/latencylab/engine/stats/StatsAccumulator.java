@@ -1,6 +1,7 @@
 package org.latencylab.engine.stats;
 
 import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.RequestRecord;
@@ -326,8 +327,15 @@ public final class StatsAccumulator {
         }
         int points = (int) Math.min(n, LIVE_CDF_POINTS);
         double[] ms = new double[points];
-        for (int i = 0; i < points - 1; i++) {
-            ms[i] = Nanos.toMillis(h.getValueAtPercentile(100.0 * (i + 1) / points));
+        // one pass over the recorded buckets: the i-th point is the value of rank ceil(n·(i+1)/points)
+        int i = 0;
+        long cumulative = 0;
+        for (HistogramIterationValue v : h.recordedValues()) {
+            cumulative += v.getCountAtValueIteratedTo();
+            double value = Nanos.toMillis(h.highestEquivalentValue(v.getValueIteratedTo()));
+            while (i < points && cumulative >= (long) Math.ceil((double) n * (i + 1) / points)) {
+                ms[i++] = value;
+            }
         }
         ms[points - 1] = Nanos.toMillis(h.getMaxValue());
         return new LatencyCdf(metric.id(), n, ms, false);

@@ -78,6 +78,16 @@ class EngineArchitectureTest {
     }
 
     @Test
+    void theRunEngineNeverReadsRequestsBack() {
+        // results are computed as requests finish; requests.jsonl is read only to reopen or recover a run
+        noClasses().that().resideInAnyPackage("org.latencylab.engine.experiment..", "org.latencylab.engine.load..")
+                .should().callMethod(org.latencylab.engine.results.RequestLog.class, "read", java.nio.file.Path.class)
+                .orShould().callMethod(org.latencylab.engine.results.RequestLog.class, "forEach",
+                        java.nio.file.Path.class, java.util.function.Consumer.class)
+                .check(ENGINE);
+    }
+
+    @Test
     void engineNeverWritesToStandardStreams() {
         noClasses().that().resideInAPackage("org.latencylab.engine..")
                 .should().accessField(System.class, "out").orShould().accessField(System.class, "err")
