@@ -43,8 +43,9 @@ public interface StepContext {
     long nextRequestId();
 
     /**
-     * Records a finished request: appended to {@code requests.jsonl} before this method returns, counted, and
-     * published in the next snapshot. Thread-safe.
+     * Records a finished request: stamped with the step's label, appended to {@code requests.jsonl} and fed to the
+     * run's result model before this method returns (in the same order for both), counted, and published in the next
+     * snapshot. Thread-safe.
      *
      * @param record the finished request
      */
