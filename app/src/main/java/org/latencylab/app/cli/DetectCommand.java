@@ -33,7 +33,7 @@ final class DetectCommand implements Callable<Integer> {
         if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
             throw new IllegalArgumentException("BASE_URL must start with http:// or https://, was '" + baseUrl + "'");
         }
-        Duration t = org.latencylab.engine.scenario.DurationText.parse(timeout);
+        Duration t = org.latencylab.engine.run.DurationText.parse(timeout);
         try (EndpointDetector d = new EndpointDetector(t, System::getenv)) {
             EndpointDetector.Detection found = d.detect(baseUrl, apiKeyEnv);
             var out = spec.commandLine().getOut();

@@ -10,8 +10,10 @@ public final class ExitCodes {
     public static final int BAD_INPUT = 2;
     /** The run could not go on (e.g. the simulator could not start). */
     public static final int RUN_FAILED = 3;
-    /** Interrupted by the user (Ctrl-C); finished requests are kept. */
+    /** Interrupted by the user (Ctrl-C, SIGINT); finished requests are kept, their summary printed. */
     public static final int INTERRUPTED = 130;
+    /** Stopped with SIGTERM; finished requests are kept, their summary printed. */
+    public static final int TERMINATED = 143;
 
     private ExitCodes() {
     }

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = {"Measure, explain and compare the latency of LLM APIs and inference servers.",
                 "Without a command the desktop window opens."},
         subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, SimCommand.class,
-                CheckCasesCommand.class, DetectCommand.class, GuiCommand.class, CommandLine.HelpCommand.class})
+                SummarizeCommand.class, CheckCasesCommand.class, DetectCommand.class, GuiCommand.class,
+                CommandLine.HelpCommand.class})
 public final class LatencyLabCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -1,7 +1,7 @@
 package org.latencylab.app.cli;
 
 import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,6 +1,6 @@
 package org.latencylab.app.cli;
 
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.scenario.StepCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,7 +15,9 @@ import java.util.concurrent.Callable;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Run a scenario file (YAML or JSON) headless and write a run directory.",
                 "%nThe run directory holds run.json, requests.jsonl, summary.csv and PNG charts; a summary is"
-                        + " printed. Exit status: 0 ok, 1 an SLO failed, 2 bad scenario, 3 run failed, 130 cancelled."})
+                        + " printed. Exit status: 0 ok, 1 an SLO failed, 2 bad scenario, 3 run failed, 130 cancelled"
+                        + " (Ctrl-C), 143 stopped (SIGTERM); a stopped run prints the summary of what finished and draws"
+                        + " its charts, marked cancelled."})
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

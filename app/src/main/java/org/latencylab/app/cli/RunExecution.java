@@ -1,13 +1,14 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.app.report.ConsoleReport;
 import org.latencylab.app.report.RunCharts;
 import org.latencylab.engine.api.IntervalSnapshot;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.experiment.RunEngine;
 import org.latencylab.engine.experiment.RunHandle;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.scenario.StepCatalog;
 
 import java.io.PrintWriter;
@@ -19,10 +20,14 @@ import java.util.Locale;
 
 /**
  * Runs a {@link RunSpec} headless: progress on stderr, the console table on stdout, charts into the run
- * directory, and an exit status. Ctrl-C cancels the run; finished requests stay in {@code requests.jsonl}.
+ * directory, and an exit status. Ctrl-C (SIGINT) or SIGTERM cancels the run: finished requests stay in
+ * {@code requests.jsonl}, the summary of what finished is printed and the charts are written, marked cancelled, before
+ * the process ends with status 130 (SIGINT) or 143 (SIGTERM).
  * Not thread-safe (one per command invocation).
  */
 final class RunExecution {
+    /** How long a JVM shutdown waits for the run to complete its files (in-flight requests are cancelled at once). */
+    private static final java.time.Duration CANCEL_WAIT = java.time.Duration.ofSeconds(10);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT);
 
     private RunExecution() {
@@ -44,25 +49,39 @@ final class RunExecution {
         RunEngine engine = StepCatalog.engine();
         ProgressPrinter progress = new ProgressPrinter(err);
         RunHandle handle = engine.start(spec, dir, progress);
+        // Ctrl-C (SIGINT) and SIGTERM cancel the run rather than end the JVM: the run winds down, this thread prints
+        // the summary of what finished and writes the charts (the JavaFX toolkit could not start, or would be
+        // disposed by its own hook, once the JVM shuts down), and the command returns 130 or 143. A second signal
+        // ends the process at once.
+        StopSignals signals = StopSignals.install(() -> {
+            err.println();
+            err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl")
+                    + "; the summary of what finished follows (press Ctrl-C again to quit at once)");
+            err.flush();
+            handle.cancel();
+        });
+        // any other way the JVM ends (SIGHUP, System.exit elsewhere) still lets the run complete its files
         Thread hook = new Thread(() -> {
             if (!handle.isDone()) {
-                err.println();
-                err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl"));
-                err.flush();
                 handle.cancel();
                 try {
-                    handle.await(java.time.Duration.ofSeconds(10));
+                    handle.await(CANCEL_WAIT);
                 } catch (InterruptedException ignored) {
                     Thread.currentThread().interrupt();
                 }
             }
         }, "latencylab-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        RunResult result = handle.await();
+        RunResult result;
         try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the JVM is already exiting because of Ctrl-C: the hook above finishes the run
+            result = handle.await();
+        } finally {
+            signals.restore();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting: the hook completes the run's files
+            }
         }
         progress.done();
         List<Path> images = List.of();
@@ -75,6 +94,7 @@ final class RunExecution {
         }
         ConsoleReport.print(result, images, out);
         out.flush();
+        err.flush();
         if (result.status() == RunResult.Status.COMPLETED && result.overall() != null
                 && result.overall().sent() > 0 && result.overall().succeeded() == 0) {
             err.println("latencylab: no request succeeded (" + result.overall().errorsByKind() + "); see "
@@ -83,8 +103,9 @@ final class RunExecution {
         }
         return switch (result.status()) {
             case FAILED -> ExitCodes.RUN_FAILED;
-            case CANCELLED -> ExitCodes.INTERRUPTED;
+            case CANCELLED -> signals.received() == null ? ExitCodes.INTERRUPTED : 128 + signals.received().number();
             case COMPLETED -> result.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+            case RUNNING, INTERRUPTED -> ExitCodes.RUN_FAILED;
         };
     }
 
@@ -112,7 +133,7 @@ final class RunExecution {
             String planned = s.planned() > 0 ? "/" + s.planned() : "";
             String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s",
                     s.step().isEmpty() ? "-" : s.step(), s.completed(), planned, s.succeeded(), s.failed(),
-                    s.inFlight(), s.elapsedNanos() / 1e9);
+                    s.inFlight(), Nanos.toSeconds(s.elapsedNanos()));
             synchronized (err) {
                 err.print(tty ? "\r" + line : line + "\n");
                 err.flush();

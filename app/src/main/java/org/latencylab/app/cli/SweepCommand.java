@@ -1,6 +1,6 @@
 package org.latencylab.app.cli;
 
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.experiment.SweepSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

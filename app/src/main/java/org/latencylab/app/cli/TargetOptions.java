@@ -3,9 +3,9 @@ package org.latencylab.app.cli;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
-import org.latencylab.engine.experiment.StatsSettings;
-import org.latencylab.engine.experiment.TargetSpec;
-import org.latencylab.engine.scenario.DurationText;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.run.TargetSpec;
+import org.latencylab.engine.run.DurationText;
 import org.latencylab.engine.sim.SimProfile;
 import picocli.CommandLine.Option;
 

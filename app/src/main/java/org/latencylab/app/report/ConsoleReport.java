@@ -1,8 +1,8 @@
 package org.latencylab.app.report;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
-import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadTotals;
@@ -42,7 +42,7 @@ public final class ConsoleReport {
      */
     public static void print(RunResult r, List<Path> charts, PrintWriter out) {
         out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — %s in %.1f s%n", r.name(), r.endpointDescription(),
-                r.status().id(), r.duration().toNanos() / 1e9);
+                r.status().id(), Nanos.toSeconds(r.duration().toNanos()));
         if (r.failure() != null) {
             out.println("run failed: " + r.failure());
         }
@@ -93,17 +93,10 @@ public final class ConsoleReport {
     /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */
     private static Map<ErrorKind, String> errorExamples(RunResult r) {
         Map<ErrorKind, String> m = new EnumMap<>(ErrorKind.class);
-        if (r.overall() == null || r.overall().failed() == 0) {
-            return m;
-        }
-        try {
-            for (RequestRecord rec : RequestLog.read(r.runDirectory().resolve(RequestLog.FILE_NAME))) {
-                if (rec.errorKind() != null && rec.errorMessage() != null) {
-                    m.putIfAbsent(rec.errorKind(), rec.errorMessage());
-                }
+        for (RunResult.StepOutcome s : r.steps()) {
+            if (s.stats() != null) {
+                s.stats().errorExamples().forEach(m::putIfAbsent);
             }
-        } catch (RuntimeException e) {
-            // the examples are a convenience; the counts are printed anyway
         }
         return m;
     }
@@ -232,7 +225,7 @@ public final class ConsoleReport {
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
                     NAMES.getOrDefault(slo.slo().metric(), slo.slo().metric()), trim(slo.slo().percentile()),
-                    Units.ms(slo.slo().thresholdNanos() / 1e6), Units.percent(slo.complianceRate()), slo.judged(),
+                    Units.ms(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
                     slo.passed() ? "pass" : "FAIL");
         }
         out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s, %.0f output tokens/s%n",

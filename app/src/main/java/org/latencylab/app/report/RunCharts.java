@@ -2,9 +2,7 @@ package org.latencylab.app.report;
 
 import org.latencylab.charts.export.ChartExportException;
 import org.latencylab.charts.results.ResultCharts;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.results.RequestLog;
-
+import org.latencylab.engine.run.RunResult;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -20,7 +18,7 @@ public final class RunCharts {
      */
     public static List<Path> renderAll(RunResult run) {
         try {
-            return ResultCharts.writeRunCharts(run, RequestLog.read(run.runDirectory().resolve(RequestLog.FILE_NAME)));
+            return ResultCharts.writeRunCharts(run);
         } catch (ChartExportException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }

@@ -35,15 +35,14 @@ import org.latencylab.app.ui.history.CompareView;
 import org.latencylab.app.ui.history.HistoryView;
 import org.latencylab.app.ui.results.MetricGlossary;
 import org.latencylab.app.ui.results.ResultCharts;
-import org.latencylab.app.ui.results.ResultData;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.stats.TierTable;
 import org.latencylab.app.ui.results.ResultsView;
 import org.latencylab.app.ui.settings.SettingsView;
 import org.latencylab.app.ui.settings.Theme;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.export.ChartImages;
-import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.experiment.StatsSettings;
 
 import java.io.File;
 import java.nio.file.Path;
@@ -83,7 +82,7 @@ public final class MainView {
         results = new ResultsView(vm.results());
         results.setChartActions(this::exportChartDialog);
         compare = new CompareView(vm.compare(), ChartTheme.LIGHT);
-        history = new HistoryView(vm.history(), this::compare);
+        history = new HistoryView(vm.history(), this::compare, vm::rejudge);
         SettingsView settings = new SettingsView(vm.settingsForm(), vm.themeProperty(), vm::applySettingsForm);
 
         Tab endpointTab = tab("Endpoint", endpoints.editor(), "Edit the selected endpoint; test the connection");
@@ -109,8 +108,10 @@ public final class MainView {
                 tabs.getSelectionModel().select(resultsTab);
             }
         });
-        vm.history().setOnOpen((e, recs) -> {
-            vm.results().show(e.title() + " · " + e.endpoint(), recs, vm.settings().statsSettings());
+        vm.history().setOnOpen((e, r) -> {
+            String t = e.title() + " · " + e.endpoint();
+            vm.results().reset(t);
+            vm.results().show(t, r);
             tabs.getSelectionModel().select(resultsTab);
         });
         vm.themeProperty().addListener((o, a, t) -> applyTheme(t));
@@ -288,8 +289,8 @@ public final class MainView {
      * @param done   called on the UI thread with the file when written
      */
     public void exportPng(ResultCharts.Kind kind, int width, int height, double scale, Path out, Consumer<Path> done) {
-        ResultData data = vm.results().dataProperty().get();
-        StatsSettings stats = vm.results().stats();
+        RunResult.StepOutcome data = vm.results().stepProperty().get();
+        TierTable stats = results.tiers();
         CdfChart.YScale y = results.cdfScale();
         ChartTheme theme = results.theme();
         executor.submit("export PNG", () -> {
@@ -307,14 +308,16 @@ public final class MainView {
         if (f == null) {
             return;
         }
-        List<RequestRecord> recs = vm.results().records();
-        ResultData data = vm.results().dataProperty().get();
-        String title = vm.results().titleProperty().get();
+        RunResult shown = vm.results().resultProperty().get();
+        if (shown == null) {
+            status("no run to export yet");
+            return;
+        }
         executor.submit("export " + format, () -> {
             if (format.equals("csv")) {
-                DataExport.writeCsv(recs, f.toPath());
+                DataExport.writeCsv(shown.runDirectory(), f.toPath());
             } else {
-                DataExport.writeJson(title, data, f.toPath());
+                DataExport.writeJson(shown, f.toPath());
             }
             return f.toPath();
         }, (Path p) -> status("wrote " + p), this::status);

@@ -18,8 +18,7 @@ import org.latencylab.app.ui.settings.AppSettings;
 import org.latencylab.app.ui.settings.SettingsStore;
 import org.latencylab.app.ui.settings.SettingsViewModel;
 import org.latencylab.app.ui.settings.Theme;
-import org.latencylab.engine.experiment.RunSpec;
-
+import org.latencylab.engine.run.RunSpec;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -59,14 +58,16 @@ public final class MainViewModel {
         this.dirs = Objects.requireNonNull(dirs, "dirs");
         this.store = SettingsStore.at(dirs.settingsFile());
         this.endpoints = new EndpointsViewModel(executor, env, profiles);
-        this.results = new ResultsViewModel(executor);
+        this.results = new ResultsViewModel();
         this.run = new RunViewModel(executor, launcher, results);
         this.history = new HistoryViewModel(executor, new RunStore(dirs.runsDir()));
         this.compare = new CompareViewModel(executor);
         this.settingsVm = new SettingsViewModel();
         run.setOnFinished(r -> history.refresh());
-        history.setOnOpen((RunEntry e, List<org.latencylab.engine.api.RequestRecord> recs) ->
-                results.show(e.title() + " · " + e.endpoint(), recs, settings.statsSettings()));
+        history.setOnOpen((RunEntry e, org.latencylab.engine.run.RunResult r) -> {
+            results.reset(e.title() + " · " + e.endpoint());
+            results.show(e.title() + " · " + e.endpoint(), r);
+        });
         theme.addListener((o, a, b) -> save());
         endpoints.setOnChange(this::save);
     }
@@ -160,7 +161,17 @@ public final class MainViewModel {
      * @param b other
      */
     public void compare(RunEntry a, RunEntry b) {
-        compare.compare(history.store(), a, b, settings.statsSettings());
+        compare.compare(history.store(), a, b);
+    }
+
+    /**
+     * Judges a saved run with the app's current tier table and SLOs instead of those it ran with (an explicit
+     * action; the results view says so in its notices).
+     *
+     * @param e the run
+     */
+    public void rejudge(RunEntry e) {
+        history.rejudge(e, settings.statsSettings());
     }
 
     /** @return the current settings */

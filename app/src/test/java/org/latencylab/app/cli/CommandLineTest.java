@@ -44,7 +44,7 @@ class CommandLineTest {
         Result h = run("run", "--help");
         assertThat(h.code()).isZero();
         assertThat(h.out()).contains("SCENARIO").contains("--out");
-        for (String c : List.of("probe", "sweep", "sim", "check-cases", "gui")) {
+        for (String c : List.of("probe", "sweep", "sim", "summarize", "check-cases", "gui")) {
             assertThat(run(c, "--help").code()).as(c).isZero();
         }
     }
@@ -184,5 +184,88 @@ class CommandLineTest {
         assertThat(step.path("summary").path("tier_metric").asText()).isEqualTo("ttft_from_intended");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize((int) (measured + excluded));
         assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT (intended)");
+    }
+
+    @Test
+    void summarizeRebuildsARunKilledWhileRunning(@TempDir Path dir) throws Exception {
+        // the files of a run as `kill -9` leaves them: run.json still says "running", requests.jsonl has what ended
+        Path live = dir.resolve("live");
+        var spec = new org.latencylab.engine.run.RunSpec("killed",
+                org.latencylab.engine.run.TargetSpec.simulator("small-fast"), null, null,
+                List.of(new org.latencylab.engine.experiment.ProbeSpec(100_000, 4, 64, 4, true, true, 0)), null, null, 3);
+        var handle = org.latencylab.engine.scenario.StepCatalog.engine().start(spec, live, null);
+        Path log = live.resolve("requests.jsonl");
+        long until = System.currentTimeMillis() + 30_000;
+        while ((!Files.exists(log) || Files.readAllLines(log).size() < 20) && System.currentTimeMillis() < until) {
+            Thread.sleep(20);
+        }
+        Path killed = Files.createDirectories(dir.resolve("killed"));
+        Files.copy(live.resolve("run.json"), killed.resolve("run.json"));
+        Files.copy(log, killed.resolve("requests.jsonl"));
+        handle.cancel();
+        handle.await(java.time.Duration.ofSeconds(20));
+        long requests = RequestLog.read(killed.resolve("requests.jsonl")).size();
+
+        Result r = run("summarize", killed.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("killed").contains("interrupted").contains("== probe")
+                .contains("note: interrupted: the process ended while the run was going")
+                .contains("P95 TTFT").contains("cdf-ttft-e2e.png");
+        JsonNode run = new ObjectMapper().readTree(killed.resolve("run.json").toFile());
+        assertThat(run.path("status").asText()).isEqualTo("interrupted");
+        assertThat(run.path("summary").path("sent").asLong()).isEqualTo(requests);
+        assertThat(Files.exists(killed.resolve("summary.csv"))).isTrue();
+        assertThat(Files.size(killed.resolve("cdf-ttft-e2e.png"))).isGreaterThan(1000);
+        // a directory that is no run is bad input
+        Result bad = run("summarize", dir.toString());
+        assertThat(bad.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(bad.err()).contains("not a run directory");
+    }
+
+    @Test
+    void ctrlCPrintsTheSummaryOfWhatFinishedAndWritesChartsMarkedCancelled(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("long.yaml");
+        Files.writeString(scenario, """
+                name: long
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: probe, requests: 100000, concurrency: 4, promptTokens: 64, maxOutputTokens: 4}
+                """);
+        Path out = dir.resolve("run");
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new java.util.ArrayList<>(List.of(javaBin, "-cp", System.getProperty("java.class.path")));
+        for (String p : List.of("glass.platform", "monocle.platform", "prism.order", "java.awt.headless")) {
+            if (System.getProperty(p) != null) {
+                cmd.add("-D" + p + "=" + System.getProperty(p));
+            }
+        }
+        cmd.addAll(List.of("org.latencylab.app.Launcher", "run", scenario.toString(), "--out", out.toString()));
+        Process p = new ProcessBuilder(cmd).redirectOutput(dir.resolve("stdout.txt").toFile())
+                .redirectError(dir.resolve("stderr.txt").toFile()).start();
+        try {
+            Path log = out.resolve("requests.jsonl");
+            long until = System.currentTimeMillis() + 60_000;
+            while ((!Files.exists(log) || Files.readAllLines(log).size() < 20) && System.currentTimeMillis() < until
+                    && p.isAlive()) {
+                Thread.sleep(50);
+            }
+            assertThat(p.isAlive()).as("the run is still going").isTrue();
+            // Ctrl-C is SIGINT to the process
+            assertThat(new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor()).isZero();
+            assertThat(p.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).as("ended after SIGINT").isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        String stdout = Files.readString(dir.resolve("stdout.txt"));
+        String stderr = Files.readString(dir.resolve("stderr.txt"));
+        assertThat(p.exitValue()).as(stderr).isEqualTo(ExitCodes.INTERRUPTED);
+        assertThat(stderr).contains("cancelling; finished requests are kept");
+        assertThat(stdout).as(stderr).contains("LatencyLab — long").contains("— cancelled in").contains("== probe")
+                .contains("P95 TTFT").contains("charts: cdf-ttft-e2e.png");
+        JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
+        assertThat(run.path("status").asText()).isEqualTo("cancelled");
+        long lines = RequestLog.read(out.resolve("requests.jsonl")).size();
+        assertThat(run.path("steps").get(0).path("summary").path("sent").asLong()).isEqualTo(lines);
+        assertThat(Files.size(out.resolve("cdf-ttft-e2e.png"))).isGreaterThan(1000);
     }
 }

@@ -136,9 +136,9 @@ public final class DesktopTool {
         runAndWait(vm, 300);
         double seconds = (System.nanoTime() - t0) / 1e9;
         fx(monitor::stop);
-        CompletableFuture<Integer> n = new CompletableFuture<>();
-        Platform.runLater(() -> n.complete(vm.results().records().size()));
-        int requests = n.get();
+        CompletableFuture<Long> n = new CompletableFuture<>();
+        Platform.runLater(() -> n.complete(vm.run().lastResultProperty().get().overall().sent()));
+        long requests = n.get();
         System.out.printf("requests %d in %.1f s (%.0f req/s); pulses %d; longest pulse gap %.1f ms%n", requests,
                 seconds, requests / seconds, pulses.get(), maxGap.get() / 1e6);
         synchronized (gaps) {

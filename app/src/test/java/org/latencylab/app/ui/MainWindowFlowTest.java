@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
 import org.latencylab.app.ui.results.ResultCharts;
-import org.latencylab.app.ui.results.ResultData;
+import org.latencylab.app.ui.results.SummaryRow;
+import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.app.ui.settings.AppDirectories;
-import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.run.RunResult;
 import org.testfx.api.FxRobot;
 import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
@@ -96,12 +97,13 @@ class MainWindowFlowTest {
         waitUntil(90, () -> !vm.run().runningProperty().get());
         RunResult result = fx(() -> vm.run().lastResultProperty().get());
         assertThat(result.status()).isEqualTo(RunResult.Status.COMPLETED);
-        waitUntil(10, () -> vm.results().dataProperty().get().records() == 9);
+        waitUntil(10, () -> vm.results().stepProperty().get() != null
+                && vm.results().stepProperty().get().result() instanceof SweepRunner.SweepResult);
 
-        ResultData data = fx(() -> vm.results().dataProperty().get());
-        assertThat(data.sweepPoints()).extracting(ResultData.SweepPoint::contextTokens)
+        SweepRunner.SweepResult data = (SweepRunner.SweepResult) fx(() -> vm.results().stepProperty().get()).result();
+        assertThat(data.points()).extracting(SweepRunner.SweepPoint::contextTokens)
                 .containsExactly(2048, 8192, 32768);
-        assertThat(data.fit()).isNotNull();
+        assertThat(data.fitP50()).isNotNull();
 
         // the live sweep chart holds three measured points and a fitted line
         XYChart sweep = fx(() -> app.view().results().chart(ResultCharts.Kind.SWEEP));
@@ -123,10 +125,11 @@ class MainWindowFlowTest {
         assertThat(points[0]).as("measured points in %s", names).isEqualTo(3);
         assertThat(fitPoints[0]).as("points of the fitted line in %s", names).isGreaterThan(2);
 
-        // the summary shows a tier badge
+        // a sweep is judged per context length: one TTFT row per length, no tier over all lengths pooled
         Label tier = robot.lookup("#tierBadge").queryAs(Label.class);
-        assertThat(fx(tier::getText)).matches("Tier-\\d \\(P95 TTFT .*\\)");
-        assertThat(fx(() -> vm.results().rows().size())).isGreaterThanOrEqualTo(4);
+        assertThat(fx(tier::getText)).isEqualTo("judged per context length (no pooled tier)");
+        assertThat(fx(() -> vm.results().rows().stream().map(SummaryRow::name).toList()))
+                .containsExactly("sweep-2048", "sweep-8192", "sweep-32768");
 
         // PNG export at a chosen size decodes as an image of that size
         Path png = temp.resolve("export/sweep.png");
@@ -156,7 +159,8 @@ class MainWindowFlowTest {
             return null;
         });
         robot.clickOn("#runButton");
-        waitUntil(20, () -> vm.results().records().size() >= 20);
+        waitUntil(20, () -> vm.results().stepProperty().get() != null
+                && vm.results().stepProperty().get().stats().sent() >= 20);
         long t0 = System.nanoTime();
         robot.clickOn("#cancelButton");
         waitUntil(10, () -> !vm.run().runningProperty().get());

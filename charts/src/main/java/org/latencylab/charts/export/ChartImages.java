@@ -79,6 +79,17 @@ public final class ChartImages {
     }
 
     /**
+     * Starts the offscreen JavaFX toolkit now (it starts on the first {@link #writePng} otherwise). A command that
+     * will write charts after the user pressed Ctrl-C calls this first: the toolkit cannot start while the JVM is
+     * shutting down (it registers a shutdown hook of its own). Idempotent; blocks until started.
+     *
+     * @throws ChartExportException when the toolkit does not start within {@link #DEFAULT_TIMEOUT}
+     */
+    public static void startToolkit() throws ChartExportException {
+        HeadlessToolkit.ensureStarted(DEFAULT_TIMEOUT.toMillis());
+    }
+
+    /**
      * As {@link #writePng(Supplier, int, int, double, Path)} with an explicit timeout.
      *
      * @param timeout longest time the whole export may take; > 0

@@ -10,12 +10,12 @@ import org.latencylab.charts.data.SampleSet;
 import org.latencylab.charts.data.Series;
 import org.latencylab.charts.export.ChartExportException;
 import org.latencylab.charts.export.ChartImages;
-import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSecond;
+import org.latencylab.engine.stats.LatencyCdf;
 import org.latencylab.engine.stats.Tier;
 import org.latencylab.engine.stats.TierTable;
 import org.latencylab.charts.HeatmapChart;
@@ -26,12 +26,11 @@ import org.latencylab.charts.data.TierBand;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.ToLongFunction;
 
 /**
  * Chart inputs from engine results, and the PNG files of a run directory.
  *
- * <p>Pure conversions ({@link #samples}, {@link #sweepSeries}, {@link #fitOf}) are thread-safe and need no
+ * <p>Pure conversions ({@link #sweepSeries}, {@link #fitOf}) are thread-safe and need no
  * JavaFX toolkit; {@link #cdf} and {@link #sweep} build charts and must run on the JavaFX thread;
  * {@link #writeRunCharts} may be called from any thread except the JavaFX thread (it blocks until written).
  */
@@ -47,32 +46,27 @@ public final class ResultCharts {
     }
 
     /**
-     * @param name    set name, e.g. {@code "TTFT"}
-     * @param records requests; only successful ones with the metric present count
-     * @param metric  metric in nanoseconds, -1 when absent (e.g. {@code RequestRecord::ttftNanos})
-     * @return the values in milliseconds
-     */
-    public static SampleSet samples(String name, List<RequestRecord> records, ToLongFunction<RequestRecord> metric) {
-        double[] v = records.stream().filter(RequestRecord::succeeded).mapToLong(metric).filter(x -> x >= 0)
-                .mapToDouble(x -> x / 1e6).toArray();
-        return new SampleSet(name, v);
-    }
-
-    /**
-     * Builds the TTFT + E2E CDF of a set of requests.
+     * Builds the TTFT + E2E CDF of a step from the engine's result model (its distributions).
      *
-     * @param title   chart title
-     * @param records the requests
-     * @param yScale  probability or percentile ("nines") axis
-     * @param theme   light or dark
+     * @param title  chart title
+     * @param step   the step's outcome
+     * @param yScale probability or percentile ("nines") axis
+     * @param theme  light or dark
      * @return the chart region
      */
-    public static Region cdf(String title, List<RequestRecord> records, CdfChart.YScale yScale, ChartTheme theme) {
-        SampleSet ttft = samples("TTFT", records, RequestRecord::ttftNanos);
-        SampleSet e2e = samples("E2E", records, RequestRecord::e2eNanos);
+    public static Region cdf(String title, RunResult.StepOutcome step, CdfChart.YScale yScale, ChartTheme theme) {
+        List<SampleSet> sets = new ArrayList<>();
+        for (String m : List.of("ttft", "e2e")) {
+            LatencyCdf c = step.cdfs().get(m);
+            sets.add(new SampleSet(m.toUpperCase(java.util.Locale.ROOT), c == null ? new double[0] : c.valuesMs()));
+        }
+        return cdfOf(title, sets, yScale, theme);
+    }
+
+    private static Region cdfOf(String title, List<SampleSet> sets, CdfChart.YScale yScale, ChartTheme theme) {
         double lo = Double.POSITIVE_INFINITY;
         double hi = 0;
-        for (SampleSet set : List.of(ttft, e2e)) {
+        for (SampleSet set : sets) {
             for (double v : set.values()) {
                 lo = Math.min(lo, v);
                 hi = Math.max(hi, v);
@@ -82,7 +76,7 @@ public final class ResultCharts {
         // leave most of the plot empty for a narrow distribution
         boolean logX = lo > 0 && hi / lo > 10;
         CdfChart c = new CdfChart(title, Quantity.of("latency", "ms"), yScale, logX, theme);
-        c.update(List.of(ttft, e2e));
+        c.update(sets);
         return c.chart();
     }
 
@@ -243,44 +237,52 @@ public final class ResultCharts {
      * or {@code cdf-ttft-e2e-<label>.png} when there are several), {@code sweep-fit.png} (likewise per sweep),
      * {@code load-over-time-<label>.png} per load step and {@code grid-heatmap-<label>.png} per grid step.
      *
-     * @param run     the finished run
-     * @param records every request of the run (e.g. read back from {@code requests.jsonl})
+     * Every chart is drawn from the engine's result model (no request is read again); the title of a run that
+     * was cancelled or interrupted says so, as its charts show only the requests that finished.
+     *
+     * @param run the finished run
      * @return the files written
      * @throws ChartExportException when a chart cannot be rendered or written
      */
-    public static List<Path> writeRunCharts(RunResult run, List<RequestRecord> records) throws ChartExportException {
+    public static List<Path> writeRunCharts(RunResult run) throws ChartExportException {
+        String partial = switch (run.status()) {
+            case CANCELLED -> " (cancelled: partial)";
+            case INTERRUPTED -> " (interrupted: partial)";
+            default -> "";
+        };
         List<Path> out = new ArrayList<>();
-        long probes = run.steps().stream().filter(s -> s.result() instanceof org.latencylab.engine.experiment.ProbeRunner.ProbeResult
-                || s.result() instanceof LoadResult).count();
+        long probes = run.steps().stream().filter(s -> !(s.result() instanceof SweepRunner.SweepResult)
+                && !(s.result() instanceof GridResult)).count(); // a step whose result was lost counts as a probe
         long sweeps = run.steps().stream().filter(s -> s.result() instanceof SweepRunner.SweepResult).count();
         for (RunResult.StepOutcome s : run.steps()) {
             if (s.result() instanceof GridResult g) {
                 Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
-                String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name();
+                String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name()
+                        + partial;
                 ChartImages.writePng(() -> gridHeatmap(title, g, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
                 continue;
             }
             if (s.result() instanceof LoadResult lr && !lr.seconds().isEmpty()) {
                 Path f = run.runDirectory().resolve("load-over-time-" + s.label() + ".png");
-                String title = "Latency over time — " + run.name() + " / " + s.label();
-                TierTable tiers = org.latencylab.engine.experiment.RunStatistics.config(run.spec().stats()).tierTable();
+                String title = "Latency over time — " + run.name() + " / " + s.label() + partial;
+                TierTable tiers = run.spec().stats().tierTable();
                 ChartImages.writePng(() -> loadOverTime(title, lr, tiers, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             }
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 Path f = run.runDirectory().resolve(sweeps == 1 ? "sweep-fit.png" : "sweep-fit-" + s.label() + ".png");
-                String title = "TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + ") — " + run.name();
+                String title = "TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + ") — " + run.name()
+                        + partial;
                 ChartImages.writePng(() -> sweep(title, sw, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             } else {
-                List<RequestRecord> mine = records.stream().filter(r -> r.label().equals(s.label())).toList();
-                if (mine.stream().noneMatch(RequestRecord::succeeded)) {
+                if (s.stats() == null || s.stats().succeeded() == 0) {
                     continue;
                 }
                 Path f = run.runDirectory().resolve(probes == 1 ? "cdf-ttft-e2e.png" : "cdf-ttft-e2e-" + s.label() + ".png");
-                String title = "TTFT and E2E distribution — " + run.name() + " / " + s.label();
-                ChartImages.writePng(() -> cdf(title, mine, CdfChart.YScale.PERCENTILE, ChartTheme.LIGHT), WIDTH_PX,
+                String title = "TTFT and E2E distribution — " + run.name() + " / " + s.label() + partial;
+                ChartImages.writePng(() -> cdf(title, s, CdfChart.YScale.PERCENTILE, ChartTheme.LIGHT), WIDTH_PX,
                         HEIGHT_PX, 1.0, f);
                 out.add(f);
             }

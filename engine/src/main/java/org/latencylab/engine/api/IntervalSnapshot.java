@@ -6,8 +6,9 @@ import java.util.Objects;
 
 /**
  * Progress of a running experiment, published by the engine at a fixed rate (4–10 Hz) to a
- * {@link RunListener}. Listeners may drop snapshots (latest wins) only if they also keep {@link #newRecords()}
- * of every snapshot, or they may rebuild state from {@code requests.jsonl}. Immutable and thread-safe.
+ * {@link RunListener}: progress counters and the requests that ended since the previous snapshot. Statistics are not
+ * here: the run's result model (live and final summaries, tiers, series, distributions) is read from the run's
+ * handle ({@code RunHandle.view()}), so a listener may drop snapshots (latest wins). Immutable and thread-safe.
  *
  * @param runName          name of the run
  * @param step             label of the step running now (e.g. {@code "sweep-8192"}); "" between steps

@@ -45,6 +45,9 @@ import java.util.Objects;
  * @param reasoningText        generated reasoning text (empty when none or not kept)
  * @param serverTimingsMs      timings the server reported about itself, in milliseconds, keyed by a stable name
  *                             (e.g. {@code "prompt_eval"}); never null
+ * @param step                 label of the run step the request was sent in (e.g. {@code "sweep"} for a request
+ *                             labelled {@code "sweep-2048"}); "" until the run engine records it
+ * @param phase                warmup, measured or cooldown; only measured requests enter statistics; never null
  * @param streamHonoured       false when a streaming request was answered with one complete, unstreamed body
  *                             (the server or a proxy ignored {@code stream: true}); true otherwise
  */
@@ -57,7 +60,7 @@ public record RequestRecord(
         TokenTimeline tokens, int inputTokens, int outputTokens, TokenSource outputTokenSource,
         int attempts, int rateLimitedAttempts, int httpStatus,
         Outcome outcome, ErrorKind errorKind, String errorMessage,
-        String outputText, String reasoningText, Map<String, Double> serverTimingsMs,
+        String outputText, String reasoningText, Map<String, Double> serverTimingsMs, String step, Phase phase,
         boolean streamHonoured) {
 
     /** Marks a timestamp that did not happen. */
@@ -72,6 +75,8 @@ public record RequestRecord(
         outputText = outputText == null ? "" : outputText;
         reasoningText = reasoningText == null ? "" : reasoningText;
         serverTimingsMs = serverTimingsMs == null ? Map.of() : Map.copyOf(serverTimingsMs);
+        step = step == null ? "" : step;
+        phase = phase == null ? Phase.MEASURED : phase;
         if (outcome == Outcome.ERROR && errorKind == null) {
             throw new IllegalArgumentException("request " + id + ": an ERROR outcome needs an errorKind");
         }
@@ -82,6 +87,11 @@ public record RequestRecord(
 
     private static long span(long from, long to) {
         return from == UNSET || to == UNSET ? -1 : to - from;
+    }
+
+    /** @return true when the request is in the measured phase (its values enter statistics) */
+    public boolean measured() {
+        return phase == Phase.MEASURED;
     }
 
     /** @return true when the request succeeded */
@@ -170,6 +180,7 @@ public record RequestRecord(
         b.rateLimitedAttempts = rateLimitedAttempts; b.httpStatus = httpStatus;
         b.outcome = outcome; b.errorKind = errorKind; b.errorMessage = errorMessage;
         b.outputText = outputText; b.reasoningText = reasoningText; b.serverTimingsMs = serverTimingsMs;
+        b.step = step; b.phase = phase;
         b.streamHonoured = streamHonoured;
         return b;
     }
@@ -208,6 +219,8 @@ public record RequestRecord(
         public String outputText = "";
         public String reasoningText = "";
         public Map<String, Double> serverTimingsMs = Map.of();
+        public String step = "";
+        public Phase phase = Phase.MEASURED;
         public boolean streamHonoured = true;
 
         private Builder() {
@@ -228,7 +241,7 @@ public record RequestRecord(
                     requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
                     endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
                     httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs,
-                    streamHonoured);
+                    step, phase, streamHonoured);
         }
     }
 }

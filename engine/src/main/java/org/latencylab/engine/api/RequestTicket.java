@@ -8,13 +8,29 @@ package org.latencylab.engine.api;
  * @param contextTokens      prompt tokens intended (LatencyLab's tokenizer), or -1
  * @param intendedStartNanos {@link System#nanoTime()} at which the schedule wanted the request sent; in a
  *                           closed loop the scheduler passes the moment it hands the ticket over
+ * @param phase              warmup, measured or cooldown (decided by the scheduler from the intended start); null
+ *                           becomes {@link Phase#MEASURED}
  * @throws IllegalArgumentException when {@code id < 0}
  */
-public record RequestTicket(long id, String label, int contextTokens, long intendedStartNanos) {
+public record RequestTicket(long id, String label, int contextTokens, long intendedStartNanos, Phase phase) {
     public RequestTicket {
         if (id < 0) {
             throw new IllegalArgumentException("id must be >= 0, was " + id);
         }
         label = label == null ? "" : label;
+        phase = phase == null ? Phase.MEASURED : phase;
+    }
+
+    /**
+     * A ticket of the measured phase.
+     *
+     * @param id                 request number within the run, >= 0
+     * @param label              experiment step label
+     * @param contextTokens      prompt tokens intended, or -1
+     * @param intendedStartNanos intended start, {@link System#nanoTime()}
+     * @throws IllegalArgumentException when {@code id < 0}
+     */
+    public RequestTicket(long id, String label, int contextTokens, long intendedStartNanos) {
+        this(id, label, contextTokens, intendedStartNanos, Phase.MEASURED);
     }
 }

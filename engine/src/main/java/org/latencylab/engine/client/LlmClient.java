@@ -3,7 +3,6 @@ package org.latencylab.engine.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import okhttp3.Call;
 import okhttp3.ConnectionPool;
-import okhttp3.Dispatcher;
 import okhttp3.EventListener;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
@@ -38,8 +37,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -78,7 +75,6 @@ public final class LlmClient implements AutoCloseable {
 
     private final ClientOptions options;
     private final Function<String, String> env;
-    private final ExecutorService dispatcherExecutor;
     /**
      * Connection lanes: {@value #LANES} clients sharing everything but their connection pool; a request uses the lane
      * of its thread. OkHttp's pool scans every pooled connection on each acquire and on each release (its cleanup
@@ -115,12 +111,9 @@ public final class LlmClient implements AutoCloseable {
     public LlmClient(ClientOptions options, Function<String, String> env) {
         this.options = Objects.requireNonNull(options, "options");
         this.env = Objects.requireNonNull(env, "env");
-        this.dispatcherExecutor = Executors.newVirtualThreadPerTaskExecutor();
-        Dispatcher dispatcher = new Dispatcher(dispatcherExecutor);
-        dispatcher.setMaxRequests(10_000);
-        dispatcher.setMaxRequestsPerHost(10_000);
+        // calls run synchronously on the caller's (virtual) thread (Call.execute): OkHttp's Dispatcher and its
+        // executor, which only serve asynchronous calls, are never used
         this.http = new OkHttpClient.Builder()
-                .dispatcher(dispatcher)
                 .connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
                 .socketFactory(new NoDelaySocketFactory())
                 .connectTimeout(options.connectTimeout())
@@ -299,6 +292,7 @@ public final class LlmClient implements AutoCloseable {
         RequestRecord.Builder b = RequestRecord.builder();
         b.id = ticket.id();
         b.label = ticket.label();
+        b.phase = ticket.phase();
         b.protocol = endpoint.protocol();
         b.contextTokens = ticket.contextTokens();
         b.stream = request.stream();
@@ -437,7 +431,7 @@ public final class LlmClient implements AutoCloseable {
             b.error(ErrorKind.TIMEOUT, firstByteTimeoutMessage());
             return AttemptResult.FINAL;
         }
-        if (interrupted(e)) {
+        if (interrupted(e, totalTimeoutFired(b))) {
             cancelled(b, "cancelled: the calling thread was interrupted");
             return AttemptResult.FINAL;
         }
@@ -446,7 +440,7 @@ public final class LlmClient implements AutoCloseable {
             return AttemptResult.FINAL;
         }
         if (e instanceof SocketTimeoutException) {
-            if (timing.connecting() || String.valueOf(e.getMessage()).contains("connect")) {
+            if (timing.connecting() || timing.beforeRequestSent()) { // by the phase that timed out, not by text
                 b.error(ErrorKind.TIMEOUT, "connect timeout: no connection within "
                         + options.connectTimeout().toMillis() + " ms");
             } else {
@@ -551,7 +545,7 @@ public final class LlmClient implements AutoCloseable {
                 c.applyTo(b, now, options.keepText());
                 return;
             }
-            if (interrupted(e)) {
+            if (interrupted(e, totalTimeoutFired(b))) {
                 c.applyTo(b, now, options.keepText());
                 cancelled(b, "cancelled: the calling thread was interrupted");
                 return;
@@ -601,18 +595,22 @@ public final class LlmClient implements AutoCloseable {
                 + options.totalTimeout().toMillis() + " ms";
     }
 
-    private static boolean interrupted(IOException e) {
+    /**
+     * Whether an I/O failure was an interrupt of the calling thread (the run was cancelled), decided by exception
+     * type and by whether the total timeout had run out, never by message text.
+     */
+    private static boolean interrupted(IOException e, boolean totalTimeoutFired) {
         if (Thread.currentThread().isInterrupted() || e instanceof ClosedByInterruptException) {
             return true;
         }
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException
-                    || "Closed by interrupt".equals(t.getMessage())) {
+            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException) {
                 return true;
             }
         }
-        return e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException)
-                && "interrupted".equalsIgnoreCase(String.valueOf(e.getMessage()));
+        // okio reports both an interrupt of the calling thread and OkHttp's call timeout (our total timeout) as a
+        // plain InterruptedIOException; a read or connect timeout is a SocketTimeoutException
+        return e instanceof InterruptedIOException && !(e instanceof SocketTimeoutException) && !totalTimeoutFired;
     }
 
     private static void cancelled(RequestRecord.Builder b, String message) {
@@ -745,7 +743,7 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
-    /** Releases pooled connections and the dispatcher's executor. Idempotent. */
+    /** Releases pooled connections. Idempotent. */
     @Override
     public void close() {
         for (OkHttpClient c : lanes) {
@@ -757,7 +755,6 @@ public final class LlmClient implements AutoCloseable {
                 c.connectionPool().evictAll();
             }
         }
-        dispatcherExecutor.shutdownNow();
         watchdog.close();
     }
 }

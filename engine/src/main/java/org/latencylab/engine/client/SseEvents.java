@@ -102,7 +102,8 @@ final class SseEvents {
             // okhttp-sse fails on a body that ends in the middle of a line; that is a cut stream
             throw new IOException("body ended inside an SSE event (" + t.getClass().getSimpleName() + ")");
         }
-        if (t instanceof IllegalStateException && String.valueOf(t.getMessage()).contains("content-type")) {
+        okhttp3.MediaType type = response.body().contentType();
+        if (t instanceof IllegalStateException && (type == null || !"event-stream".equals(type.subtype()))) {
             throw new StreamFormatException("expected a text/event-stream body, got content type "
                     + response.body().contentType());
         }

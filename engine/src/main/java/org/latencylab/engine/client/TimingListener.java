@@ -98,6 +98,15 @@ final class TimingListener extends EventListener {
         return connectStart != UNSET && connectEnd == UNSET;
     }
 
+    /**
+     * @return true when no request byte was written yet: a timeout then happened while connecting (DNS, TCP, TLS or
+     *         waiting for a connection), never while the server was working
+     */
+    boolean beforeRequestSent() {
+        return requestSent == UNSET && connectStart != UNSET && connectEnd == UNSET
+                || requestSent == UNSET && connectStart == UNSET && dnsStart != UNSET && dnsEnd == UNSET;
+    }
+
     /** @return true once response headers have arrived */
     boolean headersReceived() {
         return responseHeaders != UNSET;

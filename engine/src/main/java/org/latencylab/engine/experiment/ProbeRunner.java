@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.api.GenerationRequest;
 
 import java.util.Map;

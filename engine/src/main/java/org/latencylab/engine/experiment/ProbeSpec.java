@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.ExperimentSpec;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**

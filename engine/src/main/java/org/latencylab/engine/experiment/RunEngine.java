@@ -1,16 +1,23 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.StepResult;
+import org.latencylab.engine.run.ExperimentSpec;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.IntervalSnapshot;
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.client.LlmClient;
 import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.results.RunModel;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +28,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -35,28 +41,25 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * Runs a {@link RunSpec} on its own threads: starts the simulator when the target is the built-in one, sends
  * every step's requests through one {@link LlmClient}, appends each finished request to {@code requests.jsonl}
- * at once, publishes an {@link IntervalSnapshot} to the listener every {@value #SNAPSHOT_PERIOD_MILLIS} ms
- * (5 Hz) and once more at the end, and finally writes {@code run.json} and {@code summary.csv}. Statistics of a
- * step are computed from {@code requests.jsonl} when the step ends (nothing accumulates in memory during a soak);
- * requests labelled {@value #WARMUP_SUFFIX} or {@value #COOLDOWN_SUFFIX} are logged but left out of them.
+ * at once and feeds it to the run's {@link RunModel} (the result model: live statistics while a step runs, exact
+ * ones computed once when it ends, in primitive arrays, without reading {@code requests.jsonl} back), publishes an
+ * {@link IntervalSnapshot} to the listener every {@value #SNAPSHOT_PERIOD_MILLIS} ms (5 Hz) and once more at the
+ * end, and finally writes {@code run.json} and {@code summary.csv}. Requests of the warmup and cooldown
+ * {@linkplain org.latencylab.engine.api.Phase phases} are logged but left out of the statistics.
  *
- * <p>Step types are looked up in a registry ({@link #register}); probes and sweeps are registered by default.
+ * <p>Step types are looked up in a registry ({@link #register}), filled by the one composition root
+ * ({@code org.latencylab.engine.scenario.StepCatalog#engine()}).
  * Thread-safe: one engine can start several runs; each run has its own threads and state.
  */
 public final class RunEngine {
-    /** Label suffix of requests sent during a step's warmup: logged, not counted in statistics. */
-    public static final String WARMUP_SUFFIX = "#warmup";
-    /** Label suffix of requests sent during a step's cooldown: logged, not counted in statistics. */
-    public static final String COOLDOWN_SUFFIX = "#cooldown";
+    private static final System.Logger LOG = System.getLogger(RunEngine.class.getName());
     /** Snapshot period in milliseconds (5 Hz). */
     public static final long SNAPSHOT_PERIOD_MILLIS = 200;
 
     private final Map<Class<?>, StepRunner<?>> runners = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** An engine that knows every built-in step type (probe, sweep). */
+    /** An engine that knows no step type yet: {@link #register} them. */
     public RunEngine() {
-        register(ProbeSpec.class, new ProbeRunner());
-        register(SweepSpec.class, new SweepRunner());
     }
 
     /**
@@ -96,8 +99,9 @@ public final class RunEngine {
         RunHandle handle = new RunHandle(runDirectory);
         Thread t = new Thread(() -> {
             try {
-                handle.complete(new Run(spec, runDirectory, listener == null ? RunListener.NONE : listener, handle)
-                        .execute());
+                Run run = new Run(spec, runDirectory, listener == null ? RunListener.NONE : listener, handle);
+                handle.viewSource(run::view);
+                handle.complete(run.execute());
             } catch (Throwable e) {
                 handle.fail(e);
             }
@@ -121,6 +125,8 @@ public final class RunEngine {
         private final LongAdder succeeded = new LongAdder();
         private final LongAdder cancelledCount = new LongAdder();
         private final Map<ErrorKind, LongAdder> errors = new EnumMap<>(ErrorKind.class);
+        private final RunModel model;
+        private final Object sink = new Object();
         private final ConcurrentLinkedQueue<RequestRecord> fresh = new ConcurrentLinkedQueue<>();
         private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
         private volatile String step = "";
@@ -137,6 +143,7 @@ public final class RunEngine {
             this.dir = dir;
             this.listener = listener;
             this.handle = handle;
+            this.model = new RunModel(spec, originNanos, true);
             for (ErrorKind k : ErrorKind.values()) {
                 errors.put(k, new LongAdder());
             }
@@ -167,35 +174,24 @@ public final class RunEngine {
                 client = new LlmClient(spec.client());
                 ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,
                         TimeUnit.MILLISECONDS);
-                Map<String, Integer> seen = new HashMap<>();
-                for (ExperimentSpec e : spec.experiments()) {
+                List<String> labels = spec.stepLabels();
+                for (int i = 0; i < spec.experiments().size(); i++) {
                     if (handle.isCancelled()) {
                         break;
                     }
-                    int k = seen.merge(e.type(), 1, Integer::sum);
-                    String label = k == 1 ? e.type() : e.type() + k;
+                    ExperimentSpec e = spec.experiments().get(i);
+                    String label = labels.get(i);
                     step = label;
-                    long firstLine = log.lines();
+                    model.startStep(label, e);
                     safe(() -> listener.onStepStarted(label));
-                    StepResult result = run(e, label);
-                    // the step's requests are read back from requests.jsonl rather than kept in memory while the
-                    // step runs: a 10-minute soak must not grow the heap with every request it sends
-                    log.sync();
-                    List<RequestRecord> logged = RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
-                    List<RequestRecord> recs = measured(
-                            logged.subList((int) Math.min(firstLine, logged.size()), logged.size()));
-                    StatsSettings settings = (e instanceof SweepSpec ? spec.stats().withoutSlos() : spec.stats())
-                            .withTierMetric(e.tierMetric());
-                    Map<String, List<RequestRecord>> byLabel = new java.util.LinkedHashMap<>();
-                    for (RequestRecord r : recs) {
-                        byLabel.computeIfAbsent(r.label(), x -> new ArrayList<>()).add(r);
+                    StepResult result = null;
+                    try {
+                        result = run(e, label);
+                    } finally {
+                        synchronized (sink) {
+                            outcomes.add(model.finishStep(result));
+                        }
                     }
-                    Map<String, org.latencylab.engine.stats.StatsReport> parts = new java.util.LinkedHashMap<>();
-                    if (byLabel.size() > 1) { // a sweep's lengths, a grid's cells: each also on its own
-                        byLabel.forEach((l, rs) -> parts.put(l, RunStatistics.summarize(rs, settings.withoutSlos())));
-                    }
-                    outcomes.add(new RunResult.StepOutcome(label, e.type(), e, result,
-                            RunStatistics.summarize(recs, settings), parts));
                 }
             } catch (InterruptedException e) {
                 failure = "interrupted";
@@ -215,23 +211,22 @@ public final class RunEngine {
                     log.close();
                 }
             }
-            List<RequestRecord> all = log == null ? List.of()
-                    : measured(RequestLog.read(dir.resolve(RequestLog.FILE_NAME)));
             RunResult.Status status = failure != null ? RunResult.Status.FAILED
                     : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
             RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), endpointDescription, spec, outcomes,
-                    RunStatistics.summarize(all, spec.stats().withoutSlos()), List.copyOf(notices));
+                    model.overall(), List.copyOf(notices), null);
             RunFiles.writeRunJson(dir, RunFiles.finished(result));
             RunFiles.writeSummaryCsv(dir, result);
             publish(true);
             return result;
         }
 
-        /** Requests labelled {@code #warmup} or {@code #cooldown} stay in the log but not in the statistics. */
-        private static List<RequestRecord> measured(List<RequestRecord> records) {
-            return records.stream().filter(r -> !r.label().endsWith(WARMUP_SUFFIX) && !r.label().endsWith(COOLDOWN_SUFFIX))
-                    .toList();
+        /** @return the live result model: finished steps exact, the running step from histograms */
+        RunResult view() {
+            return new RunResult(spec.name(), RunResult.Status.RUNNING, null, dir, startedAt,
+                    Duration.ofNanos(System.nanoTime() - originNanos), spec.target().describe(), spec, model.steps(),
+                    null, List.copyOf(notices), null);
         }
 
         @SuppressWarnings("unchecked")
@@ -248,7 +243,7 @@ public final class RunEngine {
                 batch.add(r);
             }
             long s = sent.sum();
-            double dt = (now - lastSnapshotNanos) / 1e9;
+            double dt = Nanos.toSeconds(now - lastSnapshotNanos);
             double rate = dt > 0 ? (s - lastSent) / dt : 0;
             lastSent = s;
             lastSnapshotNanos = now;
@@ -268,7 +263,7 @@ public final class RunEngine {
             try {
                 r.run();
             } catch (RuntimeException e) {
-                System.err.println("latencylab: listener failed: " + e);
+                LOG.log(System.Logger.Level.WARNING, "run listener failed; the run goes on", e);
             }
         }
 
@@ -330,7 +325,17 @@ public final class RunEngine {
 
         @Override
         public void finished(RequestRecord record) {
-            log.append(record);
+            RequestRecord r0 = record;
+            if (!record.step().equals(step)) {
+                RequestRecord.Builder b = record.toBuilder();
+                b.step = step;
+                r0 = b.build();
+            }
+            synchronized (sink) { // the log and the model see requests in the same order
+                log.append(r0);
+                model.add(r0);
+            }
+            record = r0;
             sent.increment();
             switch (record.outcome()) {
                 case SUCCESS -> succeeded.increment();
@@ -359,6 +364,11 @@ public final class RunEngine {
         public void notice(String message) {
             notices.add(message);
             safe(() -> listener.onNotice(message));
+        }
+
+        @Override
+        public org.latencylab.engine.stats.TierTable tierTable() {
+            return spec.stats().tierTable();
         }
 
         @Override

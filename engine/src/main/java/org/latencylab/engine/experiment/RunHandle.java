@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.RunResult;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +16,7 @@ public final class RunHandle {
     private final Path runDirectory;
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final CompletableFuture<RunResult> result = new CompletableFuture<>();
+    private volatile java.util.function.Supplier<RunResult> view;
 
     RunHandle(Path runDirectory) {
         this.runDirectory = runDirectory;
@@ -77,6 +79,26 @@ public final class RunHandle {
     /** @return a future completed with the result (for asynchronous callers such as the desktop app) */
     public CompletableFuture<RunResult> future() {
         return result.copy();
+    }
+
+    /**
+     * The run's result model as it stands: while the run goes on, finished steps with their exact statistics and
+     * the running step with live ones ({@link RunResult.Status#RUNNING}); once it ended, the final result. Cheap
+     * (no pass over the requests: histograms and counters); callable from any thread, but not the JavaFX thread of
+     * an app that wants to stay responsive during a long soak with millions of samples (it copies CDF points).
+     *
+     * @return the current result model, or null before the run's state exists (the first milliseconds)
+     */
+    public RunResult view() {
+        if (result.isDone() && !result.isCompletedExceptionally()) {
+            return result.join();
+        }
+        java.util.function.Supplier<RunResult> v = view;
+        return v == null ? null : v.get();
+    }
+
+    void viewSource(java.util.function.Supplier<RunResult> source) {
+        this.view = source;
     }
 
     void complete(RunResult r) {

@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.sim.SimOptions;

@@ -80,8 +80,9 @@ public interface StepContext {
     long nextRequestId();
 
     /**
-     * Records a finished request: appended to {@code requests.jsonl} before this method returns, counted, and
-     * published in the next snapshot. Thread-safe.
+     * Records a finished request: stamped with the step's label, appended to {@code requests.jsonl} and fed to the
+     * run's result model before this method returns (in the same order for both), counted, and published in the next
+     * snapshot. Thread-safe.
      *
      * @param record the finished request
      */
@@ -100,6 +101,11 @@ public interface StepContext {
 
     /** @param message a notice for the user (one line) */
     void notice(String message);
+
+    /** @return the tier table the run is judged with (a step runner that judges tiers itself uses it) */
+    default org.latencylab.engine.stats.TierTable tierTable() {
+        return org.latencylab.engine.stats.TierTable.DEFAULT;
+    }
 
     /** @return the run directory (step runners may write extra files, e.g. an HdrHistogram interval log) */
     Path runDirectory();

@@ -1,5 +1,8 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.StepResult;
+import org.latencylab.engine.run.ExperimentSpec;
+
 /**
  * Runs one kind of {@link ExperimentSpec}. Implementations are stateless and thread-safe; per-run state lives in
  * the call.

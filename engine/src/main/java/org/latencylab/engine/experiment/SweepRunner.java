@@ -1,5 +1,7 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.api.Nanos;
+import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.fit.PowerLawFit;
@@ -87,7 +89,7 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
     }
 
     private static double ms(long nanos) {
-        return nanos / 1e6;
+        return Nanos.toMillis(nanos);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.ExperimentSpec;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.util.List;
@@ -69,6 +70,12 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
     @Override
     public String type() {
         return TYPE;
+    }
+
+    /** @return false: a sweep's context lengths differ by design and are judged one by one */
+    @Override
+    public boolean tierPooled() {
+        return false;
     }
 
     @Override

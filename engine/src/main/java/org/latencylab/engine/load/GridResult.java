@@ -2,8 +2,7 @@ package org.latencylab.engine.load;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
-import org.latencylab.engine.experiment.StepResult;
-
+import org.latencylab.engine.run.StepResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

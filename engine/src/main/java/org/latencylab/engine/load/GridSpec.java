@@ -5,8 +5,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-import org.latencylab.engine.experiment.ExperimentSpec;
-
+import org.latencylab.engine.run.ExperimentSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;

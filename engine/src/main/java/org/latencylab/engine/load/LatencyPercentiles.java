@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.api.Nanos;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import org.HdrHistogram.Histogram;
@@ -38,12 +39,12 @@ public record LatencyPercentiles(long count, Double meanMs, Double p50Ms, Double
         if (h.getTotalCount() == 0) {
             return EMPTY;
         }
-        return new LatencyPercentiles(h.getTotalCount(), h.getMean() / 1e6, ms(h, 50), ms(h, 90), ms(h, 95),
-                ms(h, 99), ms(h, 99.9), h.getMaxValue() / 1e6);
+        return new LatencyPercentiles(h.getTotalCount(), Nanos.toMillis(h.getMean()), ms(h, 50), ms(h, 90), ms(h, 95),
+                ms(h, 99), ms(h, 99.9), Nanos.toMillis(h.getMaxValue()));
     }
 
     private static double ms(Histogram h, double percentile) {
-        return h.getValueAtPercentile(percentile) / 1e6;
+        return Nanos.toMillis(h.getValueAtPercentile(percentile));
     }
 
     /** @return P99 − P50 in ms (jitter), or null without samples */

@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.api.Nanos;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.latencylab.engine.api.ErrorKind;
@@ -97,6 +98,7 @@ final class LoadMeter implements AutoCloseable {
 
     private final LoadSpec spec;
     private final Metric tierMetric;
+    private final TierTable tiers;
     private final long startEpochMs;
     private final Bucket all = new Bucket();
     private final Bucket measured = new Bucket();
@@ -113,10 +115,12 @@ final class LoadMeter implements AutoCloseable {
      * @param label        step label (file name prefix)
      * @param startEpochMs wall-clock start of the step, ms since the epoch (interval log time base)
      * @param runDirectory where to write the interval logs, or null for none
+     * @param tiers        the run's tier table (the per-second and total tiers are judged with it)
      * @throws IOException when a log cannot be created
      */
-    LoadMeter(LoadSpec spec, String label, long startEpochMs, Path runDirectory) throws IOException {
+    LoadMeter(LoadSpec spec, String label, long startEpochMs, Path runDirectory, TierTable tiers) throws IOException {
         this.spec = spec;
+        this.tiers = tiers;
         this.tierMetric = spec.tierMetricKind();
         this.startEpochMs = startEpochMs;
         if (runDirectory != null) {
@@ -175,7 +179,7 @@ final class LoadMeter implements AutoCloseable {
     private boolean meetsSlos(RequestRecord r) {
         for (LoadSpec.GoodputSlo slo : spec.slos()) {
             long v = slo.metricKind().valueNanos(r);
-            if (v < 0 || v > slo.maxMs() * 1e6) {
+            if (v < 0 || v > Nanos.fromMillis(slo.maxMs())) {
                 return false;
             }
         }
@@ -209,7 +213,7 @@ final class LoadMeter implements AutoCloseable {
         LatencyPercentiles ttft = LatencyPercentiles.of(b.histograms.get(Metric.TTFT_FROM_INTENDED));
         LatencyPercentiles e2e = LatencyPercentiles.of(b.histograms.get(Metric.E2E_FROM_INTENDED));
         Histogram tierH = b.histograms.get(tierMetric);
-        Double tierP95 = tierH.getTotalCount() == 0 ? null : tierH.getValueAtPercentile(95) / 1e6;
+        Double tierP95 = tierH.getTotalCount() == 0 ? null : Nanos.toMillis(tierH.getValueAtPercentile(95));
         String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
         LoadSecond s = new LoadSecond(second, phase, targetRateRps, b.sent, b.dropped, b.ended, b.succeeded,
                 b.failed, b.cancelled, b.rateLimited, b.serverErrors, b.http429Attempts, b.retries,
@@ -267,7 +271,7 @@ final class LoadMeter implements AutoCloseable {
                 if (p95l > p95b * rule.latencyRise() && tl < tb * (1 + rule.minThroughputGain())) {
                     return String.format(java.util.Locale.ROOT, "auto-stop: saturation: %s P95 rose %.0f -> %.0f ms "
                                     + "while throughput went %.1f -> %.1f req/s over two %d s windows",
-                            tierMetric.id(), p95b / 1e6, p95l / 1e6, tb, tl, w);
+                            tierMetric.id(), Nanos.toMillis(p95b), Nanos.toMillis(p95l), tb, tl, w);
                 }
             }
         }
@@ -315,8 +319,8 @@ final class LoadMeter implements AutoCloseable {
                 stopReason);
     }
 
-    private static String tierOf(long p95Nanos) {
-        return TierTable.DEFAULT.classify(p95Nanos).name();
+    private String tierOf(long p95Nanos) {
+        return tiers.classify(p95Nanos).name();
     }
 
     private LatencyPercentiles pct(Metric m) {

@@ -1,7 +1,6 @@
 package org.latencylab.engine.load;
 
-import org.latencylab.engine.experiment.StepResult;
-
+import org.latencylab.engine.run.StepResult;
 import java.util.List;
 
 /**

@@ -3,9 +3,9 @@ package org.latencylab.engine.load;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
-import org.latencylab.engine.experiment.RunEngine;
 import org.latencylab.engine.experiment.StepContext;
 
 import java.io.IOException;
@@ -74,7 +74,7 @@ final class LoadRun {
         this.profile = spec.mode() == LoadMode.OPEN ? spec.rateProfile() : null;
         this.sharedRequest = spec.coldPrompts() ? null : request(ctx.prompt(spec.contextTokens(), false));
         try {
-            this.meter = new LoadMeter(spec, label, startEpochMs, ctx.runDirectory());
+            this.meter = new LoadMeter(spec, label, startEpochMs, ctx.runDirectory(), ctx.tierTable());
         } catch (IOException e) {
             throw new UncheckedIOException("load step '" + label + "': cannot create interval logs in "
                     + ctx.runDirectory() + ": " + e.getMessage(), e);
@@ -414,11 +414,11 @@ final class LoadRun {
     // ---- one request ----------------------------------------------------------------------------------------
 
     private InFlight newRequest(long intendedNanos) {
-        String phaseSuffix = intendedNanos < warmupEndNanos ? RunEngine.WARMUP_SUFFIX
-                : intendedNanos >= cooldownStartNanos ? RunEngine.COOLDOWN_SUFFIX : "";
-        RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label + phaseSuffix, spec.contextTokens(),
-                intendedNanos);
-        InFlight f = new InFlight(ticket, phaseSuffix.isEmpty());
+        Phase phase = intendedNanos < warmupEndNanos ? Phase.WARMUP
+                : intendedNanos >= cooldownStartNanos ? Phase.COOLDOWN : Phase.MEASURED;
+        RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label, spec.contextTokens(), intendedNanos,
+                phase);
+        InFlight f = new InFlight(ticket, phase == Phase.MEASURED);
         active.incrementAndGet();
         running.add(f);
         ctx.inFlight(+1);
@@ -453,6 +453,11 @@ final class LoadRun {
 
     private void finish(InFlight f, RequestRecord record) {
         f.end();
+        if (record.phase() != f.ticket.phase()) { // the schedule decides the phase, whatever sent the request
+            RequestRecord.Builder p = record.toBuilder();
+            p.phase = f.ticket.phase();
+            record = p.build();
+        }
         boolean miss = false;
         if (spec.firstTokenDeadline() != null) {
             long limit = spec.firstTokenDeadline().toNanos();
@@ -512,6 +517,7 @@ final class LoadRun {
         b.contextTokens = t.contextTokens();
         b.stream = spec.stream();
         b.intendedStartNanos = t.intendedStartNanos();
+        b.phase = t.phase();
         return b;
     }
 

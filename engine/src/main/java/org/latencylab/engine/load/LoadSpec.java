@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-import org.latencylab.engine.experiment.ExperimentSpec;
+import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.stats.Metric;
 
 import java.time.Duration;
@@ -32,9 +32,9 @@ import java.util.List;
  * @param duration           how long the step schedules requests; null when bounded by {@code requests} only
  * @param requests           how many requests the step sends at most, &gt;= 1; null when bounded by time only
  * @param warmup             requests whose intended start falls in the first {@code warmup} are sent and written
- *                           but excluded from the step's statistics; their label gets the suffix {@code #warmup}
+ *                           but excluded from the step's statistics; their records have phase {@code warmup}
  * @param cooldown           same for the last {@code cooldown} of {@code duration} (needs {@code duration});
- *                           label suffix {@code #cooldown}
+ *                           phase {@code cooldown}
  * @param maxInFlight        open loop: in-flight cap (null = none), &gt;= 1
  * @param maxRateRps         cap on the send rate, requests/s (null = none); closed loops always wait at it
  * @param atCap              open loop: {@code queue} (default; waiting counts in latency from the intended start)

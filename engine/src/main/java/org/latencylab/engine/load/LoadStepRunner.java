@@ -44,7 +44,7 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
      * Runs the step.
      *
      * @param spec    the load step
-     * @param label   label of its requests (warmup / cooldown requests get {@code #warmup} / {@code #cooldown})
+     * @param label   label of its requests (warmup / cooldown requests carry their {@link org.latencylab.engine.api.Phase})
      * @param context the run's services
      * @return a {@link LoadResult}
      * @throws InterruptedException         when the calling thread is interrupted (in-flight requests are cancelled

@@ -25,7 +25,7 @@
  * or cancelled, and is handed to {@link org.latencylab.engine.experiment.StepContext#finished} exactly once, also
  * when the step is cancelled or its drain times out ({@code sent = succeeded + failed + cancelled}). A first-token
  * deadline miss is a failure of kind {@code timeout}. Warmup and cooldown requests are sent and written with the
- * label suffixes {@code #warmup} / {@code #cooldown}, counted in the accounting, and excluded from latencies,
+ * phase {@code warmup} / {@code cooldown} (field {@code phase}), counted in the accounting, and excluded from latencies,
  * goodput, error rate and tier.
  *
  * <h2>Over time</h2>

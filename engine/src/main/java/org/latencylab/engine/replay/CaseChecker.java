@@ -1,5 +1,6 @@
 package org.latencylab.engine.replay;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.GenerationRequest;
@@ -189,7 +190,7 @@ public final class CaseChecker {
     }
 
     private static double ms(long nanos) {
-        return nanos < 0 ? Double.NaN : nanos / 1e6;
+        return nanos < 0 ? Double.NaN : Nanos.toMillis(nanos);
     }
 
     private static String fmt(double v) {

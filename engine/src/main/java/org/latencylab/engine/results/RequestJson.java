@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Outcome;
+import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.TokenSource;
@@ -19,7 +20,8 @@ import java.util.Map;
  * Converts a {@link RequestRecord} to the one-line JSON object of {@code requests.jsonl} and back.
  *
  * <p>Line fields (absent when the event did not happen):
- * {@code id, label, protocol, context_tokens, stream, outcome, error_kind, error_message, http_status, attempts,
+ * {@code id, label, step (the run step, e.g. "sweep" for label "sweep-2048"), phase (warmup | measured | cooldown),
+ * protocol, context_tokens, stream, outcome, error_kind, error_message, http_status, attempts,
  * rate_limited_attempts, input_tokens, output_tokens, output_token_source, output_chars, reasoning_chars};
  * metrics in milliseconds: {@code ttfb_ms, first_byte_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms,
  * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms} (connect only when a new connection
@@ -46,6 +48,10 @@ public final class RequestJson {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("id", r.id());
         o.put("label", r.label());
+        if (!r.step().isEmpty()) {
+            o.put("step", r.step());
+        }
+        o.put("phase", r.phase().id());
         o.put("protocol", r.protocol().id());
         if (r.contextTokens() >= 0) {
             o.put("context_tokens", r.contextTokens());
@@ -126,6 +132,12 @@ public final class RequestJson {
             RequestRecord.Builder b = RequestRecord.builder();
             b.id = o.path("id").asLong();
             b.label = o.path("label").asText("");
+            b.step = o.path("step").asText("");
+            if (o.hasNonNull("phase")) {
+                b.phase = Phase.fromId(o.get("phase").asText());
+            } else {
+                legacyPhase(b); // format 1 lines: the phase was a label suffix
+            }
             b.protocol = Protocol.fromId(o.path("protocol").asText());
             b.contextTokens = o.path("context_tokens").asInt(-1);
             b.stream = o.path("stream").asBoolean(true);
@@ -193,6 +205,17 @@ public final class RequestJson {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad request line (id " + o.path("id").asText("?") + "): "
                     + e.getMessage(), e);
+        }
+    }
+
+    /** Format 1 wrote warmup / cooldown as label suffixes {@code #warmup} / {@code #cooldown}. */
+    private static void legacyPhase(RequestRecord.Builder b) {
+        for (Phase p : new Phase[]{Phase.WARMUP, Phase.COOLDOWN}) {
+            String suffix = "#" + p.id();
+            if (b.label.endsWith(suffix)) {
+                b.label = b.label.substring(0, b.label.length() - suffix.length());
+                b.phase = p;
+            }
         }
     }
 

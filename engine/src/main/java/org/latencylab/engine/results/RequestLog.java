@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * {@code requests.jsonl}: one line per finished request, appended as requests finish so a crash or Ctrl-C loses no
@@ -30,6 +31,13 @@ import java.util.List;
 public final class RequestLog implements AutoCloseable {
     /** File name inside the run directory. */
     public static final String FILE_NAME = "requests.jsonl";
+    /**
+     * Format of the lines written. 1: no header line, warmup/cooldown as label suffixes; 2: a header line
+     * {@code {"requests_format": 2}}, fields {@code step} and {@code phase}.
+     */
+    public static final int FORMAT = 2;
+    /** Field of the header line that carries the format. */
+    public static final String HEADER_FIELD = "requests_format";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final Path file;
@@ -54,8 +62,13 @@ public final class RequestLog implements AutoCloseable {
         this.file = file;
         this.originNanos = originNanos;
         try {
+            boolean fresh = !Files.exists(file) || Files.size(file) == 0;
             this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            if (fresh) {
+                out.write("{\"" + HEADER_FIELD + "\":" + FORMAT + "}\n");
+                out.flush();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + file + " for writing: " + e.getMessage(), e);
         }
@@ -176,45 +189,74 @@ public final class RequestLog implements AutoCloseable {
     }
 
     /**
-     * Reads a log back. A torn last line (the process died mid-write) is skipped.
+     * Reads a log back into memory. Prefer {@link #forEach} for large logs (a 10-minute soak has 100,000+ lines).
      *
      * @param file a {@code requests.jsonl}
      * @return the records in file order, timestamps relative to the run start
      * @throws UncheckedIOException     when the file cannot be read
-     * @throws IllegalArgumentException when a complete line is malformed; the message names file and line
+     * @throws IllegalArgumentException when a complete line is malformed or the format is newer than this reader;
+     *                                  the message names file and line
      */
     public static List<RequestRecord> read(Path file) {
         List<RequestRecord> out = new ArrayList<>();
+        forEach(file, out::add);
+        return out;
+    }
+
+    /**
+     * Streams a log line by line (one record in memory at a time). A first line {@code {"requests_format": N}}
+     * declares the format (absent in format 1); a torn last line (the process died mid-write) is skipped.
+     *
+     * @param file a {@code requests.jsonl}
+     * @param sink receives the records in file order, timestamps relative to the run start
+     * @return lines read (header included)
+     * @throws UncheckedIOException     when the file cannot be read
+     * @throws IllegalArgumentException when a complete line is malformed, or the header names a format newer than
+     *                                  {@value #FORMAT}; the message names file and line
+     */
+    public static long forEach(Path file, Consumer<RequestRecord> sink) {
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            int no = 0;
-            List<String> all = new ArrayList<>();
-            while ((line = r.readLine()) != null) {
-                all.add(line);
-            }
-            for (String l : all) {
+            long no = 0;
+            String line = r.readLine();
+            while (line != null) {
+                String next = r.readLine();
                 no++;
-                if (l.isBlank()) {
-                    continue;
-                }
-                JsonNode node;
-                try {
-                    node = MAPPER.readTree(l);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                    if (no == all.size()) {
-                        break; // torn last line
+                if (!line.isBlank()) {
+                    JsonNode node;
+                    try {
+                        node = MAPPER.readTree(line);
+                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                        if (next == null) {
+                            break; // torn last line
+                        }
+                        throw new IllegalArgumentException(file + ":" + no + ": not JSON: " + e.getOriginalMessage(), e);
                     }
-                    throw new IllegalArgumentException(file + ":" + no + ": not JSON: " + e.getOriginalMessage(), e);
+                    if (node.has(HEADER_FIELD)) {
+                        checkFormat(file, no, node.get(HEADER_FIELD));
+                    } else {
+                        try {
+                            sink.accept(RequestJson.fromJson(node));
+                        } catch (IllegalArgumentException e) {
+                            throw new IllegalArgumentException(file + ":" + no + ": " + e.getMessage(), e);
+                        }
+                    }
                 }
-                try {
-                    out.add(RequestJson.fromJson(node));
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(file + ":" + no + ": " + e.getMessage(), e);
-                }
+                line = next;
             }
+            return no;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
-        return out;
+    }
+
+    private static void checkFormat(Path file, long line, JsonNode version) {
+        if (!version.canConvertToInt() || version.asInt() < 1) {
+            throw new IllegalArgumentException(file + ":" + line + ": field '" + HEADER_FIELD
+                    + "' must be a positive whole number, was " + version);
+        }
+        if (version.asInt() > FORMAT) {
+            throw new IllegalArgumentException(file + ":" + line + ": requests format " + version.asInt()
+                    + " is newer than this LatencyLab reads (up to " + FORMAT + "); open it with a newer LatencyLab");
+        }
     }
 }

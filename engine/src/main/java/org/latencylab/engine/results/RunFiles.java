@@ -1,5 +1,6 @@
 package org.latencylab.engine.results;
 
+import org.latencylab.engine.api.Nanos;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -10,10 +11,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
-import org.latencylab.engine.experiment.ExperimentSpec;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.experiment.RunSpec;
-import org.latencylab.engine.scenario.DurationText;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.Trust;
+import org.latencylab.engine.run.DurationText;
+import org.latencylab.engine.run.ExperimentSpec;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.PercentileEstimate;
 import org.latencylab.engine.stats.SloResult;
@@ -29,16 +35,22 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
  * Writes {@code run.json} (atomically) and {@code summary.csv} of a run directory.
  *
- * <p>{@code run.json} (format 1): {@code format, name, status, failure, started_at, duration_s, endpoint,
- * environment {latencylab_version, java_version, java_vendor, os, arch, cpus}, spec {target, client, tier_metric,
- * tiers, slos, tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, spec, result,
- * summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices}. A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
+ * <p>{@code run.json} (format {@value #FORMAT}): {@code format, name, status (running | completed | cancelled |
+ * failed | interrupted), failure, started_at, duration_s, endpoint, environment {latencylab_version, java_version,
+ * java_vendor, os, arch, cpus}, spec {target, client, stats {tierMetric, tiers, slos} (what the run is judged with),
+ * tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, tier (absent for a sweep, which is
+ * judged per length), spec, result, summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices},
+ * {@code trust {saturated, message, hiccup_p99_ms, dispatch_lag_p99_ms, cpu_per_request_ms}} when a trust check was
+ * made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
+ * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance, passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
@@ -51,8 +63,8 @@ public final class RunFiles {
     public static final String RUN_JSON = "run.json";
     /** File name of the CSV summary. */
     public static final String SUMMARY_CSV = "summary.csv";
-    /** Version of the run.json format. */
-    public static final int FORMAT = 1;
+    /** Version of the run.json format written; readers accept this and every older one. */
+    public static final int FORMAT = 2;
 
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
@@ -98,7 +110,7 @@ public final class RunFiles {
         if (r.failure() != null) {
             o.put("failure", r.failure());
         }
-        o.put("duration_s", r.duration().toNanos() / 1e9);
+        o.put("duration_s", Nanos.toSeconds(r.duration().toNanos()));
         o.put("endpoint", r.endpointDescription());
         o.put("slos_passed", r.slosPassed());
         if (r.overall() != null) {
@@ -109,10 +121,17 @@ public final class RunFiles {
             ObjectNode st = steps.addObject();
             st.put("label", s.label());
             st.put("type", s.type());
+            if (s.stepTier() != null) {
+                st.put("tier", s.stepTier().name());
+            }
             st.set("spec", MAPPER.valueToTree(s.spec()));
             st.set("result", MAPPER.valueToTree(s.result()));
             if (s.stats() != null) {
-                st.set("summary", summary(s.stats()));
+                ObjectNode sum = summary(s.stats());
+                if (s.stepTier() == null) {
+                    sum.remove("tier"); // a sweep is judged per length (its parts), never pooled
+                }
+                st.set("summary", sum);
             }
             if (!s.parts().isEmpty()) {
                 ObjectNode parts = st.putObject("parts");
@@ -121,7 +140,105 @@ public final class RunFiles {
         }
         ArrayNode n = o.putArray("notices");
         r.notices().forEach(n::add);
+        if (r.trust() != null) {
+            Trust t = r.trust();
+            ObjectNode to = o.putObject("trust");
+            to.put("saturated", t.saturated());
+            to.put("message", t.message());
+            to.put("hiccup_p99_ms", t.hiccupP99Ms());
+            to.put("dispatch_lag_p99_ms", t.dispatchLagP99Ms());
+            to.put("cpu_per_request_ms", t.cpuPerRequestMs());
+        }
         return o;
+    }
+
+    /**
+     * Reads a {@code run.json} and checks its format.
+     *
+     * @param dir run directory
+     * @return its content
+     * @throws UncheckedIOException     when the file is missing or unreadable
+     * @throws IllegalArgumentException when it is not JSON, has no valid {@code format}, or a format newer than
+     *                                  {@value #FORMAT} (the message names the file and says what to do)
+     */
+    public static ObjectNode readRunJson(Path dir) {
+        Path file = dir.resolve(RUN_JSON);
+        JsonNode n;
+        try {
+            n = MAPPER.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(file + ": not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        if (n == null || !n.isObject()) {
+            throw new IllegalArgumentException(file + ": expected a JSON object");
+        }
+        JsonNode f = n.get("format");
+        if (f == null || !f.canConvertToInt() || f.asInt() < 1) {
+            throw new IllegalArgumentException(file + ": field 'format' must be a run.json format number (1 to "
+                    + FORMAT + "), was " + f + "; is this a LatencyLab run directory?");
+        }
+        if (f.asInt() > FORMAT) {
+            throw new IllegalArgumentException(file + ": run.json format " + f.asInt() + " is newer than this"
+                    + " LatencyLab reads (up to " + FORMAT + "); open it with a newer LatencyLab");
+        }
+        return (ObjectNode) n;
+    }
+
+    /**
+     * Reads the {@code spec} of a {@code run.json} back into a {@link RunSpec}. Header values are never stored
+     * (they may hold secrets), so a read endpoint has header names without values; it describes the run, it is
+     * not meant to send requests.
+     *
+     * @param file  what to name in errors
+     * @param spec  the {@code spec} object
+     * @param name  the run name
+     * @param types the step types
+     * @return the spec
+     * @throws IllegalArgumentException when a field is missing or malformed (the message names file and field)
+     */
+    public static RunSpec readSpec(String file, JsonNode spec, String name, StepTypes types) {
+        try {
+            JsonNode t = spec.path("target");
+            TargetSpec target;
+            if (t.has("builtin")) {
+                target = new TargetSpec(null, t.path("profile").asText("llama-8b-class"),
+                        t.path("stamping").asBoolean(false));
+            } else {
+                Map<String, String> headers = new java.util.LinkedHashMap<>();
+                t.path("header_names").forEach(h -> headers.put(h.asText(), ""));
+                target = TargetSpec.of(new Endpoint(t.path("name").asText("endpoint"),
+                        Protocol.fromId(t.path("protocol").asText()), t.path("baseUrl").asText(null),
+                        t.path("model").asText(""), t.hasNonNull("apiKeyEnv") ? t.get("apiKeyEnv").asText() : null,
+                        headers, t.path("verifyTls").asBoolean(true)));
+            }
+            JsonNode c = spec.path("client");
+            ClientOptions d = ClientOptions.DEFAULTS;
+            ClientOptions client = new ClientOptions(dur(c, "connectTimeout", d.connectTimeout()),
+                    dur(c, "firstByteTimeout", d.firstByteTimeout()), dur(c, "idleTimeout", d.idleTimeout()),
+                    dur(c, "totalTimeout", d.totalTimeout()), c.path("maxRetries").asInt(d.maxRetries()),
+                    dur(c, "retryBaseDelay", d.retryBaseDelay()), d.keepText(), d.includeUsage(),
+                    c.path("coldConnections").asBoolean(d.coldConnections()));
+            StatsSettings stats = spec.has("stats") ? MAPPER.treeToValue(spec.get("stats"), StatsSettings.class)
+                    : StatsSettings.DEFAULTS;
+            List<ExperimentSpec> experiments = new ArrayList<>();
+            JsonNode ex = spec.path("experiments");
+            for (int i = 0; i < ex.size(); i++) {
+                experiments.add(types.spec(file, "spec.experiments[" + i + "]", ex.get(i)));
+            }
+            return new RunSpec(name, target, client, stats, experiments, spec.path("tokenizer").asText(null),
+                    spec.path("corpus").asText(null), spec.path("seed").asLong(42));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(file + ": field 'spec.stats': " + e.getOriginalMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw e.getMessage() != null && e.getMessage().startsWith(file) ? e
+                    : new IllegalArgumentException(file + ": field 'spec': " + e.getMessage(), e);
+        }
+    }
+
+    private static Duration dur(JsonNode n, String field, Duration dflt) {
+        return n.hasNonNull(field) ? DurationText.parse(n.get(field).asText()) : dflt;
     }
 
     /**
@@ -208,7 +325,7 @@ public final class RunFiles {
         o.put("output_tokens", s.outputTokens());
         ObjectNode src = o.putObject("output_tokens_by_source");
         s.outputTokensBySource().forEach((k, v) -> src.put(k.id(), v));
-        o.put("wall_span_s", s.wallSpanNanos() / 1e9);
+        o.put("wall_span_s", Nanos.toSeconds(s.wallSpanNanos()));
         o.put("requests_per_s", s.requestsPerSecond());
         o.put("output_tokens_per_s", s.outputTokensPerSecond());
         o.put("goodput_rps", s.goodputRps());
@@ -221,7 +338,7 @@ public final class RunFiles {
             ObjectNode so = slos.addObject();
             so.put("metric", r.slo().metric());
             so.put("percentile", r.slo().percentile());
-            so.put("max_ms", r.slo().thresholdNanos() / 1e6);
+            so.put("max_ms", Nanos.toMillis(r.slo().thresholdNanos()));
             so.put("judged", r.judged());
             so.put("met", r.met());
             so.put("compliance", r.complianceRate());
@@ -286,6 +403,9 @@ public final class RunFiles {
         co.put("totalTimeout", DurationText.format(c.totalTimeout()));
         co.put("maxRetries", c.maxRetries());
         co.put("retryBaseDelay", DurationText.format(c.retryBaseDelay()));
+        if (c.coldConnections()) {
+            co.put("coldConnections", true);
+        }
         o.set("stats", MAPPER.valueToTree(spec.stats()));
         o.put("tokenizer", spec.tokenizer());
         o.put("corpus", spec.corpus());

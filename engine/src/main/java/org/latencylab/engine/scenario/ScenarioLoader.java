@@ -1,5 +1,6 @@
 package org.latencylab.engine.scenario;
 
+import org.latencylab.engine.run.DurationText;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationContext;
@@ -16,12 +17,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
-import org.latencylab.engine.experiment.ExperimentSpec;
-import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunSpec;
-import org.latencylab.engine.experiment.StatsSettings;
-import org.latencylab.engine.experiment.SweepSpec;
-import org.latencylab.engine.experiment.TargetSpec;
+import org.latencylab.engine.run.ExperimentSpec;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.sim.SimProfile;
 
 import java.io.IOException;
@@ -68,10 +67,8 @@ public final class ScenarioLoader {
     private final Map<String, Class<? extends ExperimentSpec>> types = new TreeMap<>();
     private final ObjectMapper strict;
 
-    /** A loader that knows the built-in experiment types. */
+    /** A loader that knows no experiment type yet; {@link StepCatalog#loader()} registers every one. */
     public ScenarioLoader() {
-        types.put(ProbeSpec.TYPE, ProbeSpec.class);
-        types.put(SweepSpec.TYPE, SweepSpec.class);
         SimpleModule durations = new SimpleModule("latencylab-durations");
         durations.addDeserializer(Duration.class, new JsonDeserializer<>() {
             @Override
@@ -301,6 +298,27 @@ public final class ScenarioLoader {
             out.add(map(file, at + ".", body, cls));
         }
         return out;
+    }
+
+    /**
+     * Reads one experiment spec (e.g. from the {@code spec.experiments} of a {@code run.json}).
+     *
+     * @param file what to name in errors
+     * @param at   the field path to name in errors, e.g. {@code "spec.experiments[0]"}
+     * @param node the experiment's fields including {@code type}
+     * @return the spec
+     * @throws IllegalArgumentException when the type is unknown or a field is malformed (the message names both)
+     */
+    public ExperimentSpec experiment(String file, String at, JsonNode node) {
+        String type = node.path("type").asText("");
+        Class<? extends ExperimentSpec> cls = types.get(type);
+        if (cls == null) {
+            throw new IllegalArgumentException(file + ": field '" + at + ".type' is '" + type + "', expected one of "
+                    + types.keySet());
+        }
+        ObjectNode body = node.deepCopy();
+        body.remove("type");
+        return map(file, at + ".", body, cls);
     }
 
     private <T> T map(String file, String prefix, JsonNode node, Class<T> cls) {

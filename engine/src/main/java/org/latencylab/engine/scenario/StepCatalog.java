@@ -1,16 +1,27 @@
 package org.latencylab.engine.scenario;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import org.latencylab.engine.experiment.ProbeRunner;
 import org.latencylab.engine.experiment.ProbeSpec;
 import org.latencylab.engine.experiment.RunEngine;
+import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.experiment.SweepSpec;
+import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.GridSpec;
 import org.latencylab.engine.load.GridStepRunner;
+import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.load.LoadStepRunner;
+import org.latencylab.engine.results.RunReader;
+import org.latencylab.engine.results.StepTypes;
+import org.latencylab.engine.run.ExperimentSpec;
+import org.latencylab.engine.run.StepResult;
+import java.util.Map;
 
 /**
- * The one place that lists every experiment type LatencyLab knows, for the scenario reader and the run engine
- * alike, so the two can never disagree. Thread-safe (returns new instances).
+ * The composition root of step types: the one place that lists every experiment type LatencyLab knows (probe,
+ * sweep, load, grid) with its spec, its runner and its result, for the scenario reader, the run engine and the
+ * reader of run directories alike, so they can never disagree. Thread-safe (returns new instances).
  */
 public final class StepCatalog {
     private StepCatalog() {
@@ -28,7 +39,33 @@ public final class StepCatalog {
     /** @return a run engine that runs every known experiment type */
     public static RunEngine engine() {
         return new RunEngine()
+                .register(ProbeSpec.class, new ProbeRunner())
+                .register(SweepSpec.class, new SweepRunner())
                 .register(LoadSpec.class, new LoadStepRunner())
                 .register(GridSpec.class, new GridStepRunner());
+    }
+
+    /** @return the step types as a reader of run directories needs them */
+    public static StepTypes types() {
+        ScenarioLoader loader = loader();
+        Map<String, Class<? extends StepResult>> results = Map.of(ProbeSpec.TYPE, ProbeRunner.ProbeResult.class,
+                SweepSpec.TYPE, SweepRunner.SweepResult.class, LoadSpec.TYPE, LoadResult.class,
+                GridSpec.TYPE, GridResult.class);
+        return new StepTypes() {
+            @Override
+            public ExperimentSpec spec(String file, String at, JsonNode node) {
+                return loader.experiment(file, at, node);
+            }
+
+            @Override
+            public Class<? extends StepResult> resultType(String type) {
+                return results.get(type);
+            }
+        };
+    }
+
+    /** @return a reader of run directories that knows every step type */
+    public static RunReader reader() {
+        return new RunReader(types());
     }
 }

@@ -1,5 +1,6 @@
 package org.latencylab.engine.stats;
 
+import org.latencylab.engine.api.Nanos;
 import java.util.List;
 import java.util.Objects;
 
@@ -85,6 +86,6 @@ public record MetricSummary(String metric, long count, double meanNanos, double 
 
     /** @param nanos nanoseconds @return the same duration in milliseconds */
     public static double toMillis(double nanos) {
-        return nanos / 1e6;
+        return Nanos.toMillis(nanos);
     }
 }

@@ -1,5 +1,6 @@
 package org.latencylab.engine.stats;
 
+import org.latencylab.engine.api.Nanos;
 import java.time.Duration;
 
 /**
@@ -118,16 +119,16 @@ public record PercentileEstimate(double percentile, long valueNanos, long lowerN
 
     /** @return the point estimate in milliseconds */
     public double valueMillis() {
-        return valueNanos / 1e6;
+        return Nanos.toMillis(valueNanos);
     }
 
     /** @return the lower bound in milliseconds */
     public double lowerMillis() {
-        return lowerNanos / 1e6;
+        return Nanos.toMillis(lowerNanos);
     }
 
     /** @return the upper bound in milliseconds */
     public double upperMillis() {
-        return upperNanos / 1e6;
+        return Nanos.toMillis(upperNanos);
     }
 }

@@ -1,5 +1,6 @@
 package org.latencylab.engine.stats;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
 
@@ -73,34 +74,57 @@ public record Slo(String metric, double percentile, long thresholdNanos) {
      * @return the compliance result
      */
     public SloResult evaluate(List<RequestRecord> records) {
-        Metric m = metricKind();
-        long judged = 0;
-        long met = 0;
-        for (RequestRecord r : records) {
+        Tally t = new Tally(this);
+        records.forEach(t::add);
+        return t.result();
+    }
+
+    /**
+     * Counts an SLO's judged and met requests one request at a time (the one place that decides which requests an
+     * SLO judges). Not thread-safe: the owner synchronizes.
+     */
+    public static final class Tally {
+        private final Slo slo;
+        private final Metric metric;
+        private long judged;
+        private long met;
+
+        /** @param slo the objective to tally */
+        public Tally(Slo slo) {
+            this.slo = slo;
+            this.metric = slo.metricKind();
+        }
+
+        /** @param r a request, any outcome (cancelled ones and undefined values are not judged) */
+        public void add(RequestRecord r) {
             if (r.outcome() == Outcome.CANCELLED) {
-                continue;
+                return;
             }
             if (r.succeeded()) {
-                long v = m.valueNanos(r);
+                long v = metric.valueNanos(r);
                 if (v < 0) {
-                    continue;
+                    return;
                 }
                 judged++;
-                if (v <= thresholdNanos) {
+                if (v <= slo.thresholdNanos()) {
                     met++;
                 }
             } else {
                 judged++;
             }
         }
-        double rate = judged == 0 ? Double.NaN : (double) met / judged;
-        boolean pass = judged > 0 && rate >= percentile / 100.0 - 1e-12;
-        return new SloResult(this, judged, met, rate, pass);
+
+        /** @return the compliance result of the requests added so far */
+        public SloResult result() {
+            double rate = judged == 0 ? Double.NaN : (double) met / judged;
+            boolean pass = judged > 0 && rate >= slo.percentile() / 100.0 - 1e-12;
+            return new SloResult(slo, judged, met, rate, pass);
+        }
     }
 
     @Override
     public String toString() {
         return String.format(Locale.ROOT, "P%s %s <= %.3f ms", PercentileEstimate.label(percentile), metric,
-                thresholdNanos / 1e6);
+                Nanos.toMillis(thresholdNanos));
     }
 }

@@ -1,5 +1,6 @@
 package org.latencylab.engine.stats;
 
+import org.latencylab.engine.api.Nanos;
 import java.time.Duration;
 
 /**
@@ -41,8 +42,8 @@ public final class SloBudget {
             throw new IllegalArgumentException("infrastructure P95 must be >= 0, was " + infraP95Nanos + " ns");
         }
         if (infraP95Nanos >= slaP95Nanos) {
-            throw new IllegalArgumentException("infrastructure P95 (" + infraP95Nanos / 1e6 + " ms) leaves no budget"
-                    + " within the SLA P95 (" + slaP95Nanos / 1e6 + " ms)");
+            throw new IllegalArgumentException("infrastructure P95 (" + Nanos.toMillis(infraP95Nanos) + " ms) leaves no budget"
+                    + " within the SLA P95 (" + Nanos.toMillis(slaP95Nanos) + " ms)");
         }
         if (!(safetyMargin >= 0 && safetyMargin < 1)) {
             throw new IllegalArgumentException("safety margin must be in [0, 1), was " + safetyMargin);

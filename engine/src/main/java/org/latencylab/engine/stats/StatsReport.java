@@ -33,13 +33,15 @@ import java.util.Optional;
  * @param tierMetric              metric whose P95 decided the tier
  * @param tier                    the tier, or null when the tier metric had no samples
  * @param warnings                sample-size and data warnings; never null
+ * @param errorExamples           the first error message seen per error kind (only kinds that occurred), so a
+ *                                report can say what went wrong without reading the requests again
  */
 public record StatsReport(Map<String, MetricSummary> summaries, long sent, long succeeded, long failed, long cancelled,
                           Map<ErrorKind, Long> errorsByKind, long outputTokens,
                           Map<TokenSource, Long> outputTokensBySource, long wallSpanNanos,
                           double outputTokensPerSecond, double requestsPerSecond, double successesPerSecond,
                           double goodputRps, List<SloResult> sloResults, String tierMetric, Tier tier,
-                          List<String> warnings) {
+                          List<String> warnings, Map<ErrorKind, String> errorExamples) {
 
     /** Copies the collections (keeping their order) so the report is immutable. */
     public StatsReport {
@@ -49,6 +51,8 @@ public record StatsReport(Map<String, MetricSummary> summaries, long sent, long 
                 : Collections.unmodifiableMap(new EnumMap<>(outputTokensBySource));
         sloResults = List.copyOf(sloResults);
         warnings = List.copyOf(warnings);
+        errorExamples = errorExamples == null || errorExamples.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new EnumMap<>(errorExamples));
     }
 
     /** @param metric metric id, e.g. {@code "ttft"} @return its summary, or empty when it was not computed */

@@ -49,13 +49,32 @@ public final class Summaries {
      * @throws IllegalArgumentException when a value is negative or an argument is out of range
      */
     public static MetricSummary of(String metric, long[] valuesNanos, List<Double> percentiles, double confidence) {
-        long[] sorted = valuesNanos.clone();
-        for (int i = 0; i < sorted.length; i++) {
-            if (sorted[i] < 0) {
-                throw new IllegalArgumentException(metric + ": values must be >= 0 ns, value[" + i + "] was " + sorted[i]);
+        for (int i = 0; i < valuesNanos.length; i++) {
+            if (valuesNanos[i] < 0) {
+                throw new IllegalArgumentException(metric + ": values must be >= 0 ns, value[" + i + "] was "
+                        + valuesNanos[i]);
             }
         }
+        long[] sorted = valuesNanos.clone();
         Arrays.sort(sorted);
+        return ofSorted(metric, sorted, percentiles, confidence);
+    }
+
+    /**
+     * Summary from exact samples that are already sorted (no copy is made: a soak's millions of gaps are
+     * summarised in place).
+     *
+     * @param metric      metric name
+     * @param sorted      samples in nanoseconds, ascending, each &gt;= 0; not modified; may be empty
+     * @param percentiles percentiles in percent, each in (0, 100)
+     * @param confidence  requested confidence level of the intervals, in (0, 1)
+     * @return the summary
+     * @throws IllegalArgumentException when a value is negative or an argument is out of range
+     */
+    public static MetricSummary ofSorted(String metric, long[] sorted, List<Double> percentiles, double confidence) {
+        if (sorted.length > 0 && sorted[0] < 0) {
+            throw new IllegalArgumentException(metric + ": values must be >= 0 ns, the smallest was " + sorted[0]);
+        }
         int n = sorted.length;
         if (n == 0) {
             return empty(metric);
@@ -83,9 +102,9 @@ public final class Summaries {
      * Summary from a histogram with the default percentiles and 95 % intervals.
      *
      * @param metric    metric name
-     * @param histogram values in nanoseconds (e.g. from {@link MetricRecorder}); not modified
-     * @return the summary; values are HdrHistogram bucket values (within the histogram's precision, 0.1 % for
-     *         {@link MetricRecorder})
+     * @param histogram values in nanoseconds (e.g. a {@link StatsAccumulator}'s live histograms); not modified
+     * @return the summary; values are HdrHistogram bucket values (within the histogram's precision, 0.1 % at 3
+     *         significant digits)
      * @throws IllegalArgumentException when the name is blank or the histogram holds more than 2^31−1 values
      */
     public static MetricSummary of(String metric, AbstractHistogram histogram) {

@@ -1,5 +1,6 @@
 package org.latencylab.engine.stats;
 
+import org.latencylab.engine.api.Nanos;
 import java.time.Duration;
 
 /**
@@ -40,7 +41,7 @@ public record Tier(String name, long upperNanos) {
 
     /** @return the upper bound in milliseconds, or infinity */
     public double upperMillis() {
-        return unbounded() ? Double.POSITIVE_INFINITY : upperNanos / 1e6;
+        return unbounded() ? Double.POSITIVE_INFINITY : Nanos.toMillis(upperNanos);
     }
 
     @Override

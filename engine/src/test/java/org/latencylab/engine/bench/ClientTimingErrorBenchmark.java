@@ -6,9 +6,9 @@ import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.api.TokenTimeline;
 import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.experiment.RunSpec;
-import org.latencylab.engine.experiment.TargetSpec;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.scenario.StepCatalog;
 

@@ -1,5 +1,9 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.run.TargetSpec;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -65,7 +69,7 @@ class RunEngineIntegrationTest {
         assertThat(sw.extrapolations()).hasSize(1);
         // run.json is complete and parseable
         JsonNode run = JSON.readTree(dir.resolve("run/run.json").toFile());
-        assertThat(run.path("format").asInt()).isEqualTo(1);
+        assertThat(run.path("format").asInt()).isEqualTo(2);
         assertThat(run.path("status").asText()).isEqualTo("completed");
         assertThat(run.path("summary").path("sent").asLong()).isEqualTo(42);
         assertThat(run.path("steps").get(0).path("summary").path("metrics").path("ttft").path("count").asLong())

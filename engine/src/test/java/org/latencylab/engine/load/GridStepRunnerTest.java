@@ -6,7 +6,7 @@ import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.client.LlmClient;
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.scenario.StepCatalog;
 import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;

@@ -2,7 +2,7 @@ package org.latencylab.engine.load;
 
 
 import org.junit.jupiter.api.Test;
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.scenario.StepCatalog;
 

@@ -1,5 +1,7 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.api.Phase;
+
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.AfterEach;
@@ -182,16 +184,17 @@ class LoadStepRunnerTest {
     }
 
     @Test
-    void warmupAndCooldownAreLabelledAndExcluded() throws Exception {
+    void warmupAndCooldownCarryTheirPhaseAndAreExcluded() throws Exception {
         server.delayMillis = () -> 1;
         LoadSpec spec = LoadSpec.builder().rate(100.0).arrival(ArrivalProcess.CONSTANT)
                 .duration(Duration.ofSeconds(3)).warmup(Duration.ofSeconds(1)).cooldown(Duration.ofSeconds(1))
                 .stream(false).build();
         LoadResult r = new LoadStepRunner().run(spec, "wc", ctx);
         assertAccounting(r, ctx);
-        assertThat(ctx.records().stream().filter(x -> x.label().equals("wc#warmup")).count()).isEqualTo(100);
-        assertThat(ctx.records().stream().filter(x -> x.label().equals("wc#cooldown")).count()).isEqualTo(100);
-        assertThat(ctx.records().stream().filter(x -> x.label().equals("wc")).count()).isEqualTo(100);
+        assertThat(ctx.records()).allMatch(x -> x.label().equals("wc"));
+        assertThat(ctx.records().stream().filter(x -> x.phase() == Phase.WARMUP).count()).isEqualTo(100);
+        assertThat(ctx.records().stream().filter(x -> x.phase() == Phase.COOLDOWN).count()).isEqualTo(100);
+        assertThat(ctx.records().stream().filter(x -> x.phase() == Phase.MEASURED).count()).isEqualTo(100);
         assertThat(r.totals().excluded()).isEqualTo(200);
         assertThat(r.totals().e2e().count()).isEqualTo(100);
         assertThat(r.totals().measuredSeconds()).isCloseTo(1.0, within(1e-6));

@@ -87,7 +87,8 @@ class RequestLogTest {
         try (RequestLog log = new RequestLog(f, ORIGIN)) {
             log.append(success(7));
         }
-        String line = Files.readAllLines(f).get(0);
+        assertThat(Files.readAllLines(f).get(0)).isEqualTo("{\"requests_format\":2}");
+        String line = Files.readAllLines(f).get(1);
         assertThat(line).contains("\"ttft_ms\":100.0").contains("\"e2e_ms\":200.0").contains("\"id\":7")
                 .contains("\"outcome\":\"success\"");
     }

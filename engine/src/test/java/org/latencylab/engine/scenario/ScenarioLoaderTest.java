@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.experiment.SweepSpec;
 
 import java.io.ByteArrayInputStream;

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.endpoint;
 
+import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.GenerationRequest;
@@ -91,8 +92,8 @@ public final class ConnectionTester {
     public record ConnectionResult(boolean ok, int httpStatus, double ttfbMs, double ttftMs, String detail) {
         /** @param r a request record @return its connection-test summary */
         public static ConnectionResult of(RequestRecord r) {
-            double ttfb = r.ttfbNanos() < 0 ? Double.NaN : r.ttfbNanos() / 1e6;
-            double ttft = r.ttftNanos() < 0 ? Double.NaN : r.ttftNanos() / 1e6;
+            double ttfb = r.ttfbNanos() < 0 ? Double.NaN : Nanos.toMillis(r.ttfbNanos());
+            double ttft = r.ttftNanos() < 0 ? Double.NaN : Nanos.toMillis(r.ttftNanos());
             String detail = r.succeeded() ? "answer: " + abbreviate(r.outputText().strip())
                     : (r.errorKind() == null ? r.outcome().toString() : r.errorKind().id()) + ": " + r.errorMessage();
             return new ConnectionResult(r.succeeded(), r.httpStatus(), ttfb, ttft, detail);

@@ -17,8 +17,7 @@ import org.latencylab.app.ui.settings.AppSettings;
 import org.latencylab.app.ui.settings.EndpointConfig;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
-import org.latencylab.engine.experiment.TargetSpec;
-
+import org.latencylab.engine.run.TargetSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -10,13 +10,12 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import org.latencylab.app.ui.settings.ExperimentDraft;
 import org.latencylab.engine.api.ClientOptions;
-import org.latencylab.engine.experiment.ExperimentSpec;
+import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunSpec;
-import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.experiment.SweepSpec;
-import org.latencylab.engine.experiment.TargetSpec;
-
+import org.latencylab.engine.run.TargetSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;

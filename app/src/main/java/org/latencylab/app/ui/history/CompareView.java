@@ -59,17 +59,17 @@ public final class CompareView {
                 return;
             }
             List<SampleSet> sets = new ArrayList<>();
-            add(sets, "A TTFT", p.dataA().ttftMs());
-            add(sets, "B TTFT", p.dataB().ttftMs());
-            add(sets, "A E2E", p.dataA().e2eMs());
-            add(sets, "B E2E", p.dataB().e2eMs());
+            add(sets, "A TTFT", p.dataA().cdfs().get("ttft"));
+            add(sets, "B TTFT", p.dataB().cdfs().get("ttft"));
+            add(sets, "A E2E", p.dataA().cdfs().get("e2e"));
+            add(sets, "B E2E", p.dataB().cdfs().get("e2e"));
             cdf.update(sets);
         });
     }
 
-    private static void add(List<SampleSet> sets, String name, double[] v) {
-        if (v.length > 0) {
-            sets.add(new SampleSet(name, v));
+    private static void add(List<SampleSet> sets, String name, org.latencylab.engine.stats.LatencyCdf cdf) {
+        if (cdf != null && cdf.valuesMs().length > 0) {
+            sets.add(new SampleSet(name, cdf.valuesMs()));
         }
     }
 

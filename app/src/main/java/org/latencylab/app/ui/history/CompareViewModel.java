@@ -9,9 +9,9 @@ import javafx.collections.ObservableList;
 import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.app.ui.results.MetricGlossary;
-import org.latencylab.app.ui.results.ResultData;
-import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.stats.MetricSummary;
+import org.latencylab.engine.stats.StatsReport;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,30 +40,39 @@ public final class CompareViewModel {
      * @param store runs folder
      * @param a     first run (baseline)
      * @param b     second run
-     * @param stats judging settings
      */
-    public void compare(RunStore store, RunEntry a, RunEntry b, StatsSettings stats) {
+    public void compare(RunStore store, RunEntry a, RunEntry b) {
         message.set("loading " + a.title() + " and " + b.title() + "…");
-        executor.submit("compare runs", () -> new Pair(a, b,
-                        ResultData.compute(store.records(a.directory()), stats),
-                        ResultData.compute(store.records(b.directory()), stats)),
+        executor.submit("compare runs", () -> new Pair(a, b, mainStep(store.open(a.directory())),
+                        mainStep(store.open(b.directory()))),
                 (Pair p) -> {
                     pair.set(p);
-                    rows.setAll(diff(p.dataA(), p.dataB()));
+                    rows.setAll(diff(p.dataA().stats(), p.dataB().stats()));
                     message.set("A = " + a.title() + "   B = " + b.title());
                 }, message::set);
     }
 
     /**
-     * @param a baseline data
-     * @param b other data
+     * @param r a run's result model
+     * @return the step compared: the one with the most successful requests (the first of equals)
+     * @throws IllegalArgumentException when the run has no step
+     */
+    public static RunResult.StepOutcome mainStep(RunResult r) {
+        return r.steps().stream().filter(s -> s.stats() != null)
+                .reduce((x, y) -> y.stats().succeeded() > x.stats().succeeded() ? y : x)
+                .orElseThrow(() -> new IllegalArgumentException(r.runDirectory() + ": the run has no step to compare"));
+    }
+
+    /**
+     * @param a baseline statistics (the engine's, as the run concluded)
+     * @param b other statistics
      * @return one row per metric present in both and per percentile P50, P90, P95, P99
      */
-    public static List<DiffRow> diff(ResultData a, ResultData b) {
+    public static List<DiffRow> diff(StatsReport a, StatsReport b) {
         List<DiffRow> out = new ArrayList<>();
         for (String metric : List.of("ttft", "ttfb", "e2e", "tpot", "itl")) {
-            Optional<MetricSummary> sa = a.report().summary(metric);
-            Optional<MetricSummary> sb = b.report().summary(metric);
+            Optional<MetricSummary> sa = a.summary(metric);
+            Optional<MetricSummary> sb = b.summary(metric);
             if (sa.isEmpty() || sb.isEmpty() || sa.get().count() == 0 || sb.get().count() == 0) {
                 continue;
             }
@@ -98,10 +107,10 @@ public final class CompareViewModel {
      *
      * @param a     baseline entry
      * @param b     other entry
-     * @param dataA baseline data
-     * @param dataB other data
+     * @param dataA the baseline's compared step
+     * @param dataB the other run's compared step
      */
-    public record Pair(RunEntry a, RunEntry b, ResultData dataA, ResultData dataB) {
+    public record Pair(RunEntry a, RunEntry b, RunResult.StepOutcome dataA, RunResult.StepOutcome dataB) {
     }
 
     /**

@@ -25,8 +25,10 @@ public final class HistoryView {
     /**
      * @param vm        history view model
      * @param onCompare called with two selected runs (baseline first)
+     * @param onRejudge called with the selected run to judge it with the current settings instead of its own
      */
-    public HistoryView(HistoryViewModel vm, BiConsumer<RunEntry, RunEntry> onCompare) {
+    public HistoryView(HistoryViewModel vm, BiConsumer<RunEntry, RunEntry> onCompare,
+                       java.util.function.Consumer<RunEntry> onRejudge) {
         list = new ListView<>(vm.runs());
         list.setId("historyList");
         list.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
@@ -75,12 +77,23 @@ public final class HistoryView {
         Button compare = new Button("Compare");
         compare.setTooltip(Controls.tip("Select two runs (Ctrl+click), then compare them side by side (Ctrl+D)"));
         compare.setOnAction(e -> compareSelected(onCompare));
+        Button rejudge = new Button("Re-judge");
+        rejudge.setId("rejudgeButton");
+        rejudge.setTooltip(Controls.tip("Open the selected run judged with the current tier table and SLOs instead of"
+                + " those it ran with (Open shows the run's own verdicts)"));
+        rejudge.setOnAction(e -> {
+            RunEntry sel = list.getSelectionModel().getSelectedItem();
+            if (sel != null) {
+                onRejudge.accept(sel);
+            }
+        });
         Label head = new Label("History");
         head.getStyleClass().add("title-4");
         Label msg = new Label();
         msg.textProperty().bind(vm.messageProperty());
         msg.setWrapText(true);
-        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(4, 4, open, rename, delete, compare);
+        javafx.scene.layout.FlowPane buttons = new javafx.scene.layout.FlowPane(4, 4, open, rename, delete, compare,
+                rejudge);
         root = new VBox(4, head, list, buttons, msg);
         VBox.setVgrow(list, Priority.ALWAYS);
         root.setPadding(new Insets(6));

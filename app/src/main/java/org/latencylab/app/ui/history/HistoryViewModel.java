@@ -5,8 +5,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.latencylab.app.ui.background.UiExecutor;
-import org.latencylab.engine.api.RequestRecord;
-
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.StatsSettings;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
@@ -20,7 +20,7 @@ public final class HistoryViewModel {
     private RunStore store;
     private final ObservableList<RunEntry> runs = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
-    private BiConsumer<RunEntry, List<RequestRecord>> onOpen = (e, r) -> { };
+    private BiConsumer<RunEntry, RunResult> onOpen = (e, r) -> { };
 
     /**
      * @param executor background work
@@ -42,8 +42,8 @@ public final class HistoryViewModel {
         return store;
     }
 
-    /** @param c receives a reopened run and its records on the UI thread */
-    public void setOnOpen(BiConsumer<RunEntry, List<RequestRecord>> c) {
+    /** @param c receives a reopened run's result model on the UI thread */
+    public void setOnOpen(BiConsumer<RunEntry, RunResult> c) {
         onOpen = Objects.requireNonNull(c);
     }
 
@@ -63,11 +63,33 @@ public final class HistoryViewModel {
         executor.submit("list runs", s::list, (List<RunEntry> l) -> runs.setAll(l), message::set);
     }
 
-    /** @param e a run to reopen; its records are read in the background and passed to the open callback */
+    /**
+     * Reopens a run in the background (judged as it ran; a run stuck in {@code running} is recovered first, then
+     * the list is refreshed) and passes its result model to the open callback.
+     *
+     * @param e a run to reopen
+     */
     public void open(RunEntry e) {
         RunStore s = store;
-        executor.submit("open run", () -> s.records(e.directory()),
-                (List<RequestRecord> r) -> onOpen.accept(e, r), message::set);
+        executor.submit("open run", () -> s.open(e.directory()), (RunResult r) -> {
+            onOpen.accept(e, r);
+            if ("running".equals(e.status())) {
+                refresh();
+            }
+        }, message::set);
+    }
+
+    /**
+     * Judges a saved run with other settings than those it ran with, in the background; the result carries a
+     * notice saying so.
+     *
+     * @param e        a run
+     * @param settings the settings to judge with (e.g. the app's current ones)
+     */
+    public void rejudge(RunEntry e, StatsSettings settings) {
+        RunStore s = store;
+        executor.submit("re-judge run", () -> s.rejudge(e.directory(), settings),
+                (RunResult r) -> onOpen.accept(e, r), message::set);
     }
 
     /** @param e a run @param title its new title */

@@ -3,9 +3,10 @@ package org.latencylab.app.ui.history;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.scenario.StepCatalog;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -105,14 +106,31 @@ public final class RunStore {
     }
 
     /**
-     * Reads every request of a run ({@code requests.jsonl}; a torn last line is skipped by the engine's reader).
+     * Opens a run as the engine concluded it (its own tier table, SLOs and statistics settings). A run whose
+     * {@code run.json} still says {@code running} (the process was killed) is recovered first: its
+     * {@code run.json} and {@code summary.csv} are rebuilt from {@code requests.jsonl} with status
+     * {@code interrupted}, as {@code latencylab summarize} does.
      *
      * @param dir run directory
-     * @return the records, possibly empty
+     * @return the engine's result model
+     * @throws IllegalArgumentException when a file is malformed or of a newer format (the message says which)
+     * @throws UncheckedIOException     when a file cannot be read or written
      */
-    public List<RequestRecord> records(Path dir) {
-        Path log = dir.resolve(RequestLog.FILE_NAME);
-        return Files.isRegularFile(log) ? RequestLog.read(log) : List.of();
+    public RunResult open(Path dir) {
+        return StepCatalog.reader().recover(dir);
+    }
+
+    /**
+     * Judges a saved run with other settings than those it ran with (an explicit user action; the result says so).
+     *
+     * @param dir      run directory
+     * @param settings tier table, tier metric and SLOs to judge with
+     * @return the re-judged result model (nothing is written)
+     * @throws IllegalArgumentException as {@link #open}, or when the settings do not fit the run
+     * @throws UncheckedIOException     when a file cannot be read
+     */
+    public RunResult rejudge(Path dir, StatsSettings settings) {
+        return StepCatalog.reader().rejudge(dir, settings);
     }
 
     /**

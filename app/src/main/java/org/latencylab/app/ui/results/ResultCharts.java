@@ -10,14 +10,20 @@ import org.latencylab.charts.data.Quantity;
 import org.latencylab.charts.data.SampleSet;
 import org.latencylab.charts.data.Series;
 import org.latencylab.charts.data.TierBand;
-import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.experiment.SweepRunner;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.stats.LatencyCdf;
+import org.latencylab.engine.stats.SecondSeries;
+import org.latencylab.engine.stats.Tier;
+import org.latencylab.engine.stats.TierTable;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Turns {@link ResultData} into the inputs of the charts module's builders (no chart code of its own). The same
- * functions feed the live charts and the offscreen copies rendered for PNG export. Call on the JavaFX thread.
+ * Turns the engine's result model of a step ({@link RunResult.StepOutcome}) into the inputs of the charts module's
+ * builders (no statistics and no chart code of its own). The same functions feed the live charts and the offscreen
+ * copies rendered for PNG export. Call on the JavaFX thread.
  */
 public final class ResultCharts {
     /** Name of the measured sweep series (P50 TTFT per context length). */
@@ -43,54 +49,57 @@ public final class ResultCharts {
                 MS_TTFT, theme);
     }
 
-    /** @param c chart @param d data: TTFT and E2E samples of successful requests */
-    public static void fill(CdfChart c, ResultData d) {
+    /** @param c chart @param s the step shown (its TTFT and E2E distributions), or null */
+    public static void fill(CdfChart c, RunResult.StepOutcome s) {
         List<SampleSet> sets = new ArrayList<>();
-        if (d.ttftMs().length > 0) {
-            sets.add(new SampleSet("TTFT", d.ttftMs()));
-        }
-        if (d.e2eMs().length > 0) {
-            sets.add(new SampleSet("E2E", d.e2eMs()));
+        if (s != null) {
+            for (String m : List.of("ttft", "e2e")) {
+                LatencyCdf cdf = s.cdfs().get(m);
+                if (cdf != null && cdf.valuesMs().length > 0) {
+                    sets.add(new SampleSet(MetricGlossary.displayName(m), cdf.valuesMs()));
+                }
+            }
         }
         c.update(sets);
     }
 
     /**
      * @param c     chart
-     * @param d     data: per-second P50 and max TTFT
-     * @param stats tier table drawn as bands (only tiers up to the largest value are drawn)
+     * @param s     the step shown: its per-second P50 and maximum of the tier metric, or null
+     * @param tiers tier table drawn as bands (only tiers up to the largest value are drawn)
      */
-    public static void fill(TimeSeriesChart c, ResultData d, StatsSettings stats) {
-        if (d.timeSeconds().length == 0) {
+    public static void fill(TimeSeriesChart c, RunResult.StepOutcome s, TierTable tiers) {
+        SecondSeries d = s == null ? null : s.perSecond();
+        if (d == null || d.size() == 0) {
             c.update(List.of());
             c.setTierBands(List.of());
             return;
         }
-        c.update(List.of(new Series("P50 TTFT", d.timeSeconds(), d.ttftP50Ms()),
-                new Series("max TTFT", d.timeSeconds(), d.ttftMaxMs())));
+        String name = MetricGlossary.displayName(d.metric());
+        double[] mid = new double[d.size()];
+        for (int i = 0; i < mid.length; i++) {
+            mid[i] = d.seconds()[i] + 0.5;
+        }
+        c.update(List.of(new Series("P50 " + name, mid, d.p50Ms()), new Series("max " + name, mid, d.maxMs())));
         double top = 0;
-        for (double v : d.ttftMaxMs()) {
+        for (double v : d.maxMs()) {
             if (Double.isFinite(v)) {
                 top = Math.max(top, v);
             }
         }
-        c.setTierBands(bands(stats, top));
+        c.setTierBands(bands(tiers, top));
     }
 
     /**
-     * @param stats tier table (empty = the default table)
+     * @param tiers the tier table the run is judged with
      * @param top   largest value on the chart, ms
      * @return bands from 0 up to the tier that holds {@code top}
      */
-    public static List<TierBand> bands(StatsSettings stats, double top) {
-        List<StatsSettings.TierLevel> levels = stats.tiers().isEmpty() ? List.of(
-                new StatsSettings.TierLevel("Tier-0", 80.0), new StatsSettings.TierLevel("Tier-1", 300.0),
-                new StatsSettings.TierLevel("Tier-2", 1200.0), new StatsSettings.TierLevel("Tier-3", 4500.0),
-                new StatsSettings.TierLevel("Tier-4", null)) : stats.tiers();
+    public static List<TierBand> bands(TierTable tiers, double top) {
         List<TierBand> out = new ArrayList<>();
         double lower = 0;
-        for (StatsSettings.TierLevel t : levels) {
-            double upper = t.maxMs() == null ? Math.max(lower * 2, top * 1.1) : t.maxMs();
+        for (Tier t : tiers.tiers()) {
+            double upper = t.unbounded() ? Math.max(lower * 2, top * 1.1) : t.upperMillis();
             if (top <= 0) {
                 break;
             }
@@ -103,50 +112,33 @@ public final class ResultCharts {
         return out;
     }
 
-    /** @param c chart @param d data: sweep points and the fit with its 95 % band */
-    public static void fill(PowerLawChart c, ResultData d) {
-        if (d.sweepPoints().isEmpty()) {
+    /** @param c chart @param s the step shown: a sweep's per-length points and the engine's fit, or anything else */
+    public static void fill(PowerLawChart c, RunResult.StepOutcome s) {
+        if (s == null || !(s.result() instanceof SweepRunner.SweepResult sw) || sw.points().isEmpty()) {
             c.update(List.of(), List.of());
             return;
         }
-        double[] x = d.sweepPoints().stream().mapToDouble(ResultData.SweepPoint::contextTokens).toArray();
-        double[] y = d.sweepPoints().stream().mapToDouble(ResultData.SweepPoint::p50Ms).toArray();
+        List<Series> measured = org.latencylab.charts.results.ResultCharts.sweepSeries(sw);
         List<PowerLawFit> fits = new ArrayList<>();
-        if (d.fit() != null) {
-            fits.add(fit(d.fit(), x[0] / 1.25, x[x.length - 1] * 1.25));
+        double[] x = measured.get(0).x();
+        if (sw.fitP50() != null && x.length > 0) {
+            fits.add(org.latencylab.charts.results.ResultCharts.fitOf("P50", sw.fitP50(), x[0] / 1.25,
+                    x[x.length - 1] * 1.25));
         }
-        c.update(List.of(new Series(SWEEP_SERIES, x, y)), fits);
-    }
-
-    private static PowerLawFit fit(org.latencylab.engine.fit.PowerLawFit f, double from, double to) {
-        int n = 24;
-        double[] xs = new double[n];
-        double[] ys = new double[n];
-        double[] lo = new double[n];
-        double[] hi = new double[n];
-        for (int i = 0; i < n; i++) {
-            xs[i] = Math.exp(Math.log(from) + (Math.log(to) - Math.log(from)) * i / (n - 1));
-            org.latencylab.engine.fit.PowerLawFit.Band b = f.bandAt(xs[i]);
-            ys[i] = b.value();
-            lo[i] = Math.max(b.lower(), Double.MIN_NORMAL);
-            hi[i] = b.upper();
-        }
-        return new PowerLawFit("P50", f.a(), f.alpha(), Math.min(f.alphaLower(), f.alpha()),
-                Math.max(f.alphaUpper(), f.alpha()), f.rSquared(), org.latencylab.engine.fit.PowerLawFit.CONFIDENCE,
-                new Series("fit", xs, ys), new Series("lower", xs, lo), new Series("upper", xs, hi));
+        c.update(List.of(measured.get(0)), fits);
     }
 
     /**
      * Builds a filled chart for export.
      *
      * @param kind   which chart
-     * @param d      data
-     * @param stats  tier table
+     * @param d      the step shown, or null
+     * @param stats  tier table of the run
      * @param yScale CDF y scale
      * @param theme  look
      * @return the chart, filled
      */
-    public static XYChart build(Kind kind, ResultData d, StatsSettings stats, CdfChart.YScale yScale,
+    public static XYChart build(Kind kind, RunResult.StepOutcome d, TierTable stats, CdfChart.YScale yScale,
                                 ChartTheme theme) {
         return switch (kind) {
             case CDF -> {

@@ -29,6 +29,10 @@ import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.PowerLawChart;
 import org.latencylab.charts.TimeSeriesChart;
+import org.latencylab.engine.experiment.SweepRunner;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.stats.TierTable;
 
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -100,7 +104,20 @@ public final class ResultsView {
         HBox header = new HBox(12, title, tierBadge, slo, errors);
         header.setPadding(new Insets(6, 8, 2, 8));
         HBox.setHgrow(errors, Priority.NEVER);
-        HBox sub = new HBox(12, new Label("CDF:"), yScale, fit);
+        ChoiceBox<String> steps = new ChoiceBox<>(vm.stepLabels());
+        steps.setId("stepChoice");
+        steps.setTooltip(tip("The step of the run whose results are shown"));
+        steps.valueProperty().addListener((o, a, b) -> {
+            if (b != null) {
+                vm.select(b);
+            }
+        });
+        vm.stepProperty().addListener((o, a, b) -> {
+            if (b != null && !b.label().equals(steps.getValue())) {
+                steps.setValue(b.label());
+            }
+        });
+        HBox sub = new HBox(12, new Label("Step:"), steps, new Label("CDF:"), yScale, fit);
         sub.setPadding(new Insets(0, 8, 4, 8));
         VBox top = new VBox(header, sub);
         root.setTop(top);
@@ -139,7 +156,7 @@ public final class ResultsView {
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.58);
         root.setCenter(split);
-        vm.dataProperty().addListener((o, a, d) -> redraw(d));
+        vm.stepProperty().addListener((o, a, d) -> redraw(d));
     }
 
     private Region withMenu(Region chart, ResultCharts.Kind kind) {
@@ -157,14 +174,20 @@ public final class ResultsView {
         cdf = ResultCharts.cdf(yScale.getValue(), theme);
         charts.put(ResultCharts.Kind.CDF, cdf.chart());
         cdfHolder.getChildren().setAll(cdf.chart());
-        ResultCharts.fill(cdf, vm.dataProperty().get());
+        ResultCharts.fill(cdf, vm.stepProperty().get());
     }
 
-    private void redraw(ResultData d) {
+    private void redraw(RunResult.StepOutcome d) {
         ResultCharts.fill(cdf, d);
-        ResultCharts.fill(time, d, vm.stats());
+        ResultCharts.fill(time, d, tiers());
         ResultCharts.fill(sweep, d);
-        showSweep(d != null && !d.sweepPoints().isEmpty());
+        showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
+    }
+
+    /** @return the tier table of the run shown (the default table before any run) */
+    public TierTable tiers() {
+        RunResult r = vm.resultProperty().get();
+        return r == null ? StatsSettings.DEFAULTS.tierTable() : r.spec().stats().tierTable();
     }
 
     /** Gives the sweep chart its third of the width only when there is a sweep to show (no empty panel). */

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.results;
 
+import org.latencylab.engine.api.Nanos;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -7,9 +8,8 @@ import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.latencylab.app.report.Units;
-import org.latencylab.app.ui.background.UiExecutor;
-import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.experiment.SweepRunner;
+import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.SloResult;
 import org.latencylab.engine.stats.StatsReport;
@@ -17,141 +17,139 @@ import org.latencylab.engine.stats.StatsReport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Results of the run on screen: accumulates request records (live from the snapshot stream, or all at once from a
- * run directory) and recomputes {@link ResultData} in the background, one computation at a time; records that
- * arrive meanwhile trigger one more computation when it ends, so the last state is always shown and no record is
- * lost. Not thread-safe: call it on the UI thread.
+ * Presents the engine's result model ({@link RunResult}) of the run on screen: live while it runs (the engine's
+ * live view), final when it ends, or a reopened run exactly as it concluded. Nothing is computed here but text:
+ * summaries, tiers, SLO verdicts and fits are the engine's. One step is shown at a time (by default the last one);
+ * a sweep shows one TTFT row per context length and its fit, never a tier over all lengths pooled.
+ * Not thread-safe: call it on the UI thread.
  */
 public final class ResultsViewModel {
-    private final UiExecutor executor;
-    private final List<RequestRecord> records = new ArrayList<>();
-    private final ReadOnlyObjectWrapper<ResultData> data = new ReadOnlyObjectWrapper<>(ResultData.EMPTY);
+    private final ReadOnlyObjectWrapper<RunResult> result = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<RunResult.StepOutcome> step = new ReadOnlyObjectWrapper<>();
     private final ObservableList<SummaryRow> rows = FXCollections.observableArrayList();
     private final ObservableList<String> notices = FXCollections.observableArrayList();
+    private final ObservableList<String> stepLabels = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper title = new ReadOnlyStringWrapper("No run yet");
     private final ReadOnlyStringWrapper tier = new ReadOnlyStringWrapper("–");
     private final ReadOnlyStringWrapper slo = new ReadOnlyStringWrapper("–");
     private final ReadOnlyStringWrapper errors = new ReadOnlyStringWrapper("–");
     private final ReadOnlyStringWrapper fit = new ReadOnlyStringWrapper("");
-    private StatsSettings stats = StatsSettings.DEFAULTS;
-    private boolean computing;
-    private boolean dirty;
-    private long generation;
-
-    /** @param executor runs the computation off the UI thread */
-    public ResultsViewModel(UiExecutor executor) {
-        this.executor = Objects.requireNonNull(executor, "executor");
-    }
+    private final List<String> runNotices = new ArrayList<>();
+    private String selected;
 
     /**
      * Clears everything for a new run.
      *
      * @param runTitle shown above the charts
-     * @param settings tier table and SLOs to judge with
      */
-    public void reset(String runTitle, StatsSettings settings) {
-        generation++;
-        records.clear();
-        notices.clear();
-        stats = Objects.requireNonNull(settings, "settings");
+    public void reset(String runTitle) {
         title.set(runTitle);
-        computing = false;
-        dirty = false;
-        apply(ResultData.EMPTY);
+        runNotices.clear();
+        selected = null;
+        result.set(null);
+        stepLabels.clear();
+        notices.clear();
+        showStep(null);
     }
 
     /**
-     * Shows a finished set of records (a reopened run).
+     * Shows a result model (live, final or reopened); the step shown stays the one selected, else the last.
      *
      * @param runTitle title
-     * @param all      the run's records
-     * @param settings judging settings
+     * @param r        the engine's result model
      */
-    public void show(String runTitle, List<RequestRecord> all, StatsSettings settings) {
-        reset(runTitle, settings);
-        addRecords(all);
+    public void show(String runTitle, RunResult r) {
+        title.set(runTitle);
+        result.set(r);
+        List<String> labels = r.steps().stream().map(RunResult.StepOutcome::label).toList();
+        if (!stepLabels.equals(labels)) {
+            stepLabels.setAll(labels);
+        }
+        List<String> all = new ArrayList<>(r.notices());
+        runNotices.stream().filter(n -> !all.contains(n)).forEach(all::add);
+        if (!notices.equals(all)) {
+            notices.setAll(all);
+        }
+        RunResult.StepOutcome s = r.steps().stream().filter(o -> o.label().equals(selected)).findFirst()
+                .orElse(r.steps().isEmpty() ? null : r.steps().get(r.steps().size() - 1));
+        showStep(s);
     }
 
-    /** @param fresh records that ended since the last call; schedules a recomputation */
-    public void addRecords(List<RequestRecord> fresh) {
-        records.addAll(fresh);
-        recompute();
+    /** @param label the step to show (e.g. {@code "sweep"}); ignored when the run has no such step */
+    public void select(String label) {
+        selected = label;
+        if (result.get() != null) {
+            show(title.get(), result.get());
+        }
     }
 
     /** @param message a notice of the engine (shown under the table) */
     public void addNotice(String message) {
+        runNotices.add(message);
         notices.add(message);
     }
 
-    /** @return a copy of the records shown */
-    public List<RequestRecord> records() {
-        return List.copyOf(records);
-    }
-
-    /** @return the judging settings in use */
-    public StatsSettings stats() {
-        return stats;
-    }
-
-    private void recompute() {
-        if (computing) {
-            dirty = true;
-            return;
-        }
-        computing = true;
-        dirty = false;
-        long gen = generation;
-        List<RequestRecord> copy = List.copyOf(records);
-        StatsSettings s = stats;
-        executor.submit("compute results", () -> ResultData.compute(copy, s), (ResultData d) -> {
-            if (gen != generation) {
-                return;
-            }
-            computing = false;
-            apply(d);
-            if (dirty) {
-                recompute();
-            }
-        }, (Throwable t) -> {
-            if (gen != generation) {
-                return;
-            }
-            computing = false;
-            notices.add("results could not be computed: " + UiExecutor.describe(t));
-        });
-    }
-
-    private void apply(ResultData d) {
-        data.set(d);
-        StatsReport r = d.report();
+    private void showStep(RunResult.StepOutcome s) {
+        step.set(s);
+        StatsReport r = s == null ? null : s.stats();
         List<SummaryRow> list = new ArrayList<>();
-        for (MetricSummary s : r.summaries().values()) {
-            if (s.count() > 0) {
-                list.add(SummaryRow.of(s));
+        boolean perPart = s != null && s.spec() != null && !s.spec().tierPooled();
+        if (perPart) {
+            for (Map.Entry<String, StatsReport> p : s.parts().entrySet()) {
+                p.getValue().summary("ttft").filter(m -> m.count() > 0)
+                        .ifPresent(m -> list.add(SummaryRow.of(m, p.getKey())));
             }
-        }
-        if (rows.size() == list.size()) {
-            // Same metrics as before (the usual case while a run streams in): replace only the rows whose text
-            // changed, so the table updates those cells instead of rebuilding every row on each snapshot.
-            for (int i = 0; i < list.size(); i++) {
-                if (!rows.get(i).equals(list.get(i))) {
-                    rows.set(i, list.get(i));
+        } else if (r != null) {
+            for (MetricSummary m : r.summaries().values()) {
+                if (m.count() > 0) {
+                    list.add(SummaryRow.of(m));
                 }
             }
-        } else {
-            rows.setAll(list);
         }
-        tier.set(r.tier() == null ? "–" : r.tier().name() + " (P95 " + MetricGlossary.displayName(r.tierMetric())
-                + " " + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")");
-        if (r.sloResults().isEmpty()) {
-            slo.set("no SLO set");
-        } else {
-            slo.set(r.sloResults().stream().map(ResultsViewModel::sloText).collect(Collectors.joining("; ")));
+        if (!rows.equals(list)) {
+            if (rows.size() == list.size()) {
+                for (int i = 0; i < list.size(); i++) { // update changed cells only while a run streams in
+                    if (!rows.get(i).equals(list.get(i))) {
+                        rows.set(i, list.get(i));
+                    }
+                }
+            } else {
+                rows.setAll(list);
+            }
         }
+        tier.set(tierText(s));
+        slo.set(r == null ? "–" : r.sloResults().isEmpty() ? "no SLO set"
+                : r.sloResults().stream().map(ResultsViewModel::sloText).collect(Collectors.joining("; ")));
+        errors.set(r == null ? "–" : countsText(r));
+        fit.set(s != null && s.result() instanceof SweepRunner.SweepResult sw ? sw.fitMessage()
+                : perPart && s.live() ? "fit when the sweep ends" : "");
+    }
+
+    /**
+     * @param s a step outcome, or null
+     * @return the tier badge text: {@code Tier-1 (P95 TTFT 212 ms)}, or why there is no pooled tier
+     */
+    public static String tierText(RunResult.StepOutcome s) {
+        if (s == null || s.stats() == null) {
+            return "–";
+        }
+        if (s.spec() != null && !s.spec().tierPooled()) {
+            return "judged per context length (no pooled tier)";
+        }
+        StatsReport r = s.stats();
+        if (s.stepTier() == null) {
+            return "–";
+        }
+        return s.stepTier().name() + " (P95 " + MetricGlossary.displayName(r.tierMetric()) + " "
+                + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")"
+                + (s.live() ? " · live" : "");
+    }
+
+    private static String countsText(StatsReport r) {
         StringBuilder e = new StringBuilder();
         e.append(r.succeeded()).append(" ok, ").append(r.failed()).append(" failed");
         if (r.cancelled() > 0) {
@@ -161,18 +159,12 @@ public final class ResultsViewModel {
             e.append(" (").append(r.errorsByKind().entrySet().stream().map(x -> x.getKey().id() + " " + x.getValue())
                     .collect(Collectors.joining(", "))).append(')');
         }
-        errors.set(e.toString());
-        if (d.fit() != null) {
-            fit.set(String.format(Locale.ROOT, "P50 TTFT ≈ %.4g ms · n^%.3f (α 95 %% CI %.3f–%.3f, R² %.4f)",
-                    d.fit().a(), d.fit().alpha(), d.fit().alphaLower(), d.fit().alphaUpper(), d.fit().rSquared()));
-        } else {
-            fit.set(d.sweepPoints().isEmpty() ? "" : "fit needs 3 context lengths, have " + d.sweepPoints().size());
-        }
+        return e.toString();
     }
 
     private static String sloText(SloResult s) {
         return String.format(Locale.ROOT, "%s P%s ≤ %s: %s met (%s)", MetricGlossary.displayName(s.slo().metric()),
-                trim(s.slo().percentile()), Units.ms(s.slo().thresholdNanos() / 1e6),
+                trim(s.slo().percentile()), Units.ms(Nanos.toMillis(s.slo().thresholdNanos())),
                 Units.percent(s.complianceRate()), s.passed() ? "PASS" : "FAIL");
     }
 
@@ -180,12 +172,22 @@ public final class ResultsViewModel {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    /** @return the computed data (replaced as a whole on each recomputation) */
-    public ReadOnlyObjectProperty<ResultData> dataProperty() {
-        return data.getReadOnlyProperty();
+    /** @return the result model shown, or null */
+    public ReadOnlyObjectProperty<RunResult> resultProperty() {
+        return result.getReadOnlyProperty();
     }
 
-    /** @return summary rows, one per metric with samples */
+    /** @return the step shown, or null */
+    public ReadOnlyObjectProperty<RunResult.StepOutcome> stepProperty() {
+        return step.getReadOnlyProperty();
+    }
+
+    /** @return the labels of the run's steps, in order */
+    public ObservableList<String> stepLabels() {
+        return stepLabels;
+    }
+
+    /** @return summary rows of the step shown: one per metric, or one TTFT row per context length of a sweep */
     public ObservableList<SummaryRow> rows() {
         return rows;
     }
@@ -200,22 +202,22 @@ public final class ResultsViewModel {
         return title.getReadOnlyProperty();
     }
 
-    /** @return the tier badge text, e.g. {@code Tier-1 (P95 TTFT 212 ms)} */
+    /** @return the tier badge text of the step shown */
     public ReadOnlyStringProperty tierProperty() {
         return tier.getReadOnlyProperty();
     }
 
-    /** @return SLO compliance text */
+    /** @return SLO compliance text of the step shown */
     public ReadOnlyStringProperty sloProperty() {
         return slo.getReadOnlyProperty();
     }
 
-    /** @return counts and errors by kind */
+    /** @return counts and errors by kind of the step shown */
     public ReadOnlyStringProperty errorsProperty() {
         return errors.getReadOnlyProperty();
     }
 
-    /** @return the power-law fit in words, or why there is none */
+    /** @return the engine's power-law fit in words (a sweep), or why there is none */
     public ReadOnlyStringProperty fitProperty() {
         return fit.getReadOnlyProperty();
     }

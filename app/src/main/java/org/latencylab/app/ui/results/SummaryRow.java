@@ -32,11 +32,20 @@ public record SummaryRow(String metric, String name, String definition, long cou
      * @return its row
      */
     public static SummaryRow of(MetricSummary s) {
+        return of(s, MetricGlossary.displayName(s.metric()));
+    }
+
+    /**
+     * @param s    a metric summary of the engine
+     * @param name the row's name, e.g. a sweep's {@code sweep-2048} for its TTFT
+     * @return its row
+     */
+    public static SummaryRow of(MetricSummary s, String name) {
         String[] cells = new String[PERCENTILES.size()];
         for (int i = 0; i < cells.length; i++) {
             cells[i] = cell(s, PERCENTILES.get(i));
         }
-        return new SummaryRow(s.metric(), MetricGlossary.displayName(s.metric()), MetricGlossary.define(s.metric()),
+        return new SummaryRow(s.metric(), name, MetricGlossary.define(s.metric()),
                 s.count(), cells[0], cells[1], cells[2], cells[3], cells[4],
                 s.count() == 0 ? "–" : Units.ms(s.maxMillis()));
     }

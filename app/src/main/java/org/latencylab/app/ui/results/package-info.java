@@ -2,11 +2,13 @@
  * Results of a run — live while it runs, and reopened from a run directory later — and the side-by-side
  * comparison of two runs.
  *
- * <p>{@link org.latencylab.app.ui.results.ResultData} is the one pure computation from request records to what the
- * window shows (CDF samples, TTFT per second, sweep points and power-law fit, the engine's {@code StatsReport});
- * it runs on a background thread. {@link org.latencylab.app.ui.results.ResultsViewModel} accumulates records
- * from the live snapshot stream and recomputes at most one {@code ResultData} at a time (a newer request replaces
- * a queued one). {@link org.latencylab.app.ui.results.MetricGlossary} holds the metric definitions shown as
- * tooltips; they are the definitions of the engine's {@code org.latencylab.engine.api} package documentation.
+ * <p>Nothing here computes statistics: {@link org.latencylab.app.ui.results.ResultsViewModel} presents the
+ * engine's result model ({@code org.latencylab.engine.run.RunResult}: per-step summaries, tiers, SLO verdicts,
+ * per-second series, CDF samples, a sweep's per-length points and fit) as text, and
+ * {@link org.latencylab.app.ui.results.ResultCharts} hands the same model to the charts module's builders. A live
+ * run's model is fetched from the engine ({@code RunHandle.view()}); a reopened run's is read by the engine from its
+ * run directory with the settings it ran with. {@link org.latencylab.app.ui.results.MetricGlossary} holds the metric
+ * definitions shown as tooltips; they are the definitions of the engine's {@code org.latencylab.engine.api} package
+ * documentation.
  */
 package org.latencylab.app.ui.results;

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.run;
 
+import org.latencylab.engine.api.Nanos;
 import javafx.beans.property.ReadOnlyBooleanProperty;
 import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyDoubleProperty;
@@ -14,9 +15,8 @@ import org.latencylab.app.ui.results.ResultsViewModel;
 import org.latencylab.engine.api.IntervalSnapshot;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.experiment.RunHandle;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.experiment.RunSpec;
-
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -56,6 +56,8 @@ public final class RunViewModel {
     private RunHandle handle;
     private long runId;
     private Consumer<RunResult> onFinished = r -> { };
+    private boolean fetching;
+    private boolean refetch;
 
     /**
      * @param executor background work and UI-thread hand-off
@@ -89,15 +91,16 @@ public final class RunViewModel {
         progressText.set("starting…");
         status.set("");
         lastResult.set(null);
-        results.reset(spec.name() + " · " + spec.target().describe(), spec.stats());
+        String title = spec.name() + " · " + spec.target().describe();
+        results.reset(title);
         Path dir = runsDir.resolve(STAMP.format(LocalDateTime.now()) + "-"
                 + spec.name().replaceAll("[^A-Za-z0-9._-]+", "-"));
         RunListener listener = new CoalescingRunListener(executor::onUi, u -> {
             if (id != runId) {
                 return;
             }
-            if (!u.newRecords().isEmpty()) {
-                results.addRecords(u.newRecords());
+            if (!u.newRecords().isEmpty() || u.stepStarted() != null) {
+                refreshResults(id, title);
             }
             u.notices().forEach(results::addNotice);
             if (u.snapshot() != null) {
@@ -110,6 +113,35 @@ public final class RunViewModel {
             runDirectory.set(h.runDirectory());
             h.future().whenComplete((r, t) -> executor.onUi(() -> finished(id, r, t)));
         }, (Throwable t) -> finished(id, null, t));
+    }
+
+    /**
+     * Fetches the engine's live result model off the UI thread (the engine may be sorting a finished step's samples)
+     * and shows it; one fetch at a time, a request during a fetch is served by one more fetch after it.
+     */
+    private void refreshResults(long id, String title) {
+        if (fetching) {
+            refetch = true;
+            return;
+        }
+        RunHandle h = handle;
+        if (h == null) {
+            return;
+        }
+        fetching = true;
+        refetch = false;
+        executor.submit("live results", h::view, (RunResult v) -> {
+            fetching = false;
+            if (id != runId || !running.get()) {
+                return;
+            }
+            if (v != null) {
+                results.show(title, v);
+            }
+            if (refetch) {
+                refreshResults(id, title);
+            }
+        }, (Throwable t) -> fetching = false);
     }
 
     /** Asks the running run to stop; finished requests are kept. Returns at once. */
@@ -126,7 +158,7 @@ public final class RunViewModel {
         }
         double p = s.progress();
         progress.set(p);
-        double elapsed = s.elapsedNanos() / 1e9;
+        double elapsed = Nanos.toSeconds(s.elapsedNanos());
         String eta = "";
         if (s.planned() > 0 && s.completed() > 0 && s.completed() < s.planned()) {
             double remaining = elapsed / s.completed() * (s.planned() - s.completed());
@@ -151,13 +183,16 @@ public final class RunViewModel {
             return;
         }
         lastResult.set(r);
+        results.show(r.name() + " · " + r.endpointDescription(), r);
         progress.set(r.status() == RunResult.Status.COMPLETED ? 1 : progress.get());
         progressText.set(switch (r.status()) {
             case COMPLETED -> "completed";
             case CANCELLED -> "cancelled";
             case FAILED -> "failed";
+            case RUNNING -> "running";
+            case INTERRUPTED -> "interrupted";
         } + String.format(Locale.ROOT, " · %d requests in %s", r.overall().sent(),
-                seconds(r.duration().toNanos() / 1e9)));
+                seconds(Nanos.toSeconds(r.duration().toNanos()))));
         status.set(r.status() == RunResult.Status.FAILED ? "run failed: " + r.failure()
                 : "saved to " + r.runDirectory());
         onFinished.accept(r);

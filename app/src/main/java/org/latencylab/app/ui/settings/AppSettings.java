@@ -1,8 +1,7 @@
 package org.latencylab.app.ui.settings;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import org.latencylab.engine.experiment.StatsSettings;
-
+import org.latencylab.engine.run.StatsSettings;
 import java.util.List;
 
 /**

@@ -4,8 +4,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-import org.latencylab.engine.experiment.StatsSettings;
-
+import org.latencylab.engine.run.StatsSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,8 +5,7 @@ import org.latencylab.app.ui.background.DirectUiExecutor;
 import org.latencylab.app.ui.settings.AppSettings;
 import org.latencylab.app.ui.settings.EndpointConfig;
 import org.latencylab.engine.api.Protocol;
-import org.latencylab.engine.experiment.TargetSpec;
-
+import org.latencylab.engine.run.TargetSpec;
 import java.util.List;
 import java.util.Map;
 

@@ -3,11 +3,10 @@ package org.latencylab.app.ui.experiment;
 import org.junit.jupiter.api.Test;
 import org.latencylab.app.ui.settings.ExperimentDraft;
 import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunSpec;
-import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.experiment.SweepSpec;
-import org.latencylab.engine.experiment.TargetSpec;
-
+import org.latencylab.engine.run.TargetSpec;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -8,16 +8,16 @@ import org.latencylab.app.ui.history.CompareViewModel;
 import org.latencylab.app.ui.history.HistoryViewModel;
 import org.latencylab.app.ui.history.RunEntry;
 import org.latencylab.app.ui.history.RunStore;
-import org.latencylab.app.ui.results.ResultData;
 import org.latencylab.app.ui.results.ResultsViewModel;
 import org.latencylab.app.ui.results.SummaryRow;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.experiment.ProbeSpec;
-import org.latencylab.engine.experiment.RunResult;
-import org.latencylab.engine.experiment.RunSpec;
-import org.latencylab.engine.experiment.StatsSettings;
+import org.latencylab.engine.experiment.SweepRunner;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.experiment.SweepSpec;
-import org.latencylab.engine.experiment.TargetSpec;
+import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.scenario.StepCatalog;
 
@@ -32,7 +32,7 @@ class RunViewModelTest {
     @TempDir
     Path runs;
     private final SerialUiExecutor ui = new SerialUiExecutor();
-    private final ResultsViewModel results = new ResultsViewModel(ui);
+    private final ResultsViewModel results = new ResultsViewModel();
     private final RunViewModel vm = new RunViewModel(ui, StepCatalog.engine()::start, results);
 
     @AfterEach
@@ -59,15 +59,23 @@ class RunViewModelTest {
         throw new AssertionError("run did not end within " + timeoutMillis + " ms");
     }
 
+    /** @return requests of the step shown (live while the run goes on) */
+    private static long sent(ResultsViewModel results) {
+        RunResult.StepOutcome s = results.stepProperty().get();
+        return s == null || s.stats() == null ? 0 : s.stats().sent();
+    }
+
     @Test
     void probeRunsToTheEndAndEveryRecordReachesTheResults() throws Exception {
         ui.run(() -> vm.start(probe("probe-test", 30, 6), runs));
         RunResult r = awaitEnd(30_000);
         assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
         Thread.sleep(100);
-        ResultData d = ui.call(() -> results.dataProperty().get());
-        assertThat(d.records()).isEqualTo(30);
-        assertThat(d.ttftMs()).hasSize(30);
+        RunResult.StepOutcome d = ui.call(() -> results.stepProperty().get());
+        assertThat(d.live()).isFalse();
+        assertThat(d.stats()).isEqualTo(r.steps().get(0).stats());
+        assertThat(d.stats().sent()).isEqualTo(30);
+        assertThat(d.cdfs().get("ttft").valuesMs()).hasSize(30);
         assertThat(ui.call(() -> vm.progressProperty().get())).isEqualTo(1.0);
         assertThat(ui.call(() -> vm.progressTextProperty().get())).startsWith("completed · 30 requests");
         assertThat(ui.call(() -> results.tierProperty().get())).matches("Tier-\\d \\(P95 TTFT .*\\)");
@@ -79,12 +87,12 @@ class RunViewModelTest {
         assertThat(rows.get(0).p50()).matches(".*ms \\[.*–.*\\].*");
         Path dir = ui.call(() -> vm.runDirectoryProperty().get());
         assertThat(dir.getParent()).isEqualTo(runs);
-        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME))).hasSize(30);
+        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME))).hasSize(1 + 30); // format line + requests
 
-        // history lists the run and reopens it with the same records
+        // history lists the run and reopens it as the engine concluded it
         HistoryViewModel history = new HistoryViewModel(ui, new RunStore(runs));
-        ResultsViewModel reopened = new ResultsViewModel(ui);
-        history.setOnOpen((e, recs) -> reopened.show(e.title(), recs, StatsSettings.DEFAULTS));
+        ResultsViewModel reopened = new ResultsViewModel();
+        history.setOnOpen((e, rr) -> reopened.show(e.title(), rr));
         ui.run(history::refresh);
         List<RunEntry> entries = ui.call(() -> List.copyOf(history.runs()));
         assertThat(entries).singleElement().satisfies(e -> {
@@ -94,14 +102,16 @@ class RunViewModelTest {
         });
         ui.run(() -> history.open(entries.get(0)));
         ui.run(() -> { });
-        assertThat(ui.call(() -> reopened.dataProperty().get().records())).isEqualTo(30);
+        assertThat(ui.call(() -> reopened.stepProperty().get().stats())).isEqualTo(r.steps().get(0).stats());
+        assertThat(ui.call(() -> List.copyOf(reopened.rows()))).isEqualTo(rows);
+        assertThat(ui.call(() -> reopened.tierProperty().get())).isEqualTo(ui.call(() -> results.tierProperty().get()));
     }
 
     @Test
     void cancelStopsPromptlyAndKeepsFinishedRequests() throws Exception {
         ui.run(() -> vm.start(probe("long-probe", 100_000, 4), runs));
         long until = System.currentTimeMillis() + 20_000;
-        while (ui.call(() -> results.records().size()) < 10 && System.currentTimeMillis() < until) {
+        while (ui.call(() -> sent(results)) < 10 && System.currentTimeMillis() < until) {
             Thread.sleep(20);
         }
         long t0 = System.nanoTime();
@@ -111,11 +121,12 @@ class RunViewModelTest {
         assertThat(r.status()).isEqualTo(RunResult.Status.CANCELLED);
         assertThat(seconds).as("cancel to end, s").isLessThan(5.0);
         Thread.sleep(100);
-        int kept = ui.call(() -> results.records().size());
+        long kept = ui.call(() -> sent(results));
+        assertThat(kept).isEqualTo(r.steps().get(0).stats().sent());
         assertThat(kept).isGreaterThanOrEqualTo(10).isLessThan(100_000);
         assertThat(ui.call(() -> vm.progressTextProperty().get())).startsWith("cancelled");
         Path dir = ui.call(() -> vm.runDirectoryProperty().get());
-        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME))).hasSize(kept);
+        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME))).hasSize((int) kept + 1);
     }
 
     @Test
@@ -126,11 +137,11 @@ class RunViewModelTest {
         ui.run(() -> vm.start(sweep, runs));
         assertThat(awaitEnd(60_000).status()).isEqualTo(RunResult.Status.COMPLETED);
         Thread.sleep(100);
-        ResultData d = ui.call(() -> results.dataProperty().get());
-        assertThat(d.sweepPoints()).extracting(ResultData.SweepPoint::contextTokens).containsExactly(256, 1024, 4096);
-        assertThat(d.sweepPoints().get(2).p50Ms()).isGreaterThan(d.sweepPoints().get(0).p50Ms());
-        assertThat(d.fit()).isNotNull();
-        assertThat(d.fit().alpha()).isBetween(0.2, 1.2);
+        SweepRunner.SweepResult d = (SweepRunner.SweepResult) ui.call(() -> results.stepProperty().get()).result();
+        assertThat(d.points()).extracting(SweepRunner.SweepPoint::contextTokens).containsExactly(256, 1024, 4096);
+        assertThat(d.points().get(2).p50TtftMs()).isGreaterThan(d.points().get(0).p50TtftMs());
+        assertThat(d.fitP50()).isNotNull();
+        assertThat(d.fitP50().alpha()).isBetween(0.2, 1.2);
         assertThat(ui.call(() -> results.fitProperty().get())).startsWith("P50 TTFT ≈");
 
         ui.run(() -> vm.start(probe("probe-b", 12, 4), runs));
@@ -139,13 +150,13 @@ class RunViewModelTest {
         List<RunEntry> entries = store.list();
         assertThat(entries).hasSize(2);
         CompareViewModel cmp = new CompareViewModel(ui);
-        ui.run(() -> cmp.compare(store, entries.get(1), entries.get(0), StatsSettings.DEFAULTS));
+        ui.run(() -> cmp.compare(store, entries.get(1), entries.get(0)));
         ui.run(() -> { });
         List<CompareViewModel.DiffRow> rows = ui.call(() -> List.copyOf(cmp.rows()));
         assertThat(rows).extracting(CompareViewModel.DiffRow::statistic).contains("TTFT P50", "E2E P99");
         CompareViewModel.DiffRow ttft = rows.stream().filter(x -> x.statistic().equals("TTFT P50")).findFirst()
                 .orElseThrow();
-        assertThat(ttft.aMs()).isEqualTo(ui.call(() -> cmp.pairProperty().get().dataA().report().summary("ttft")
+        assertThat(ttft.aMs()).isEqualTo(ui.call(() -> cmp.pairProperty().get().dataA().stats().summary("ttft")
                 .orElseThrow().pMillis(50)));
         assertThat(ttft.deltaMs()).isEqualTo(ttft.bMs() - ttft.aMs());
 

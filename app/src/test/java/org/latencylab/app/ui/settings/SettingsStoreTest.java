@@ -2,8 +2,7 @@ package org.latencylab.app.ui.settings;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.latencylab.engine.experiment.StatsSettings;
-
+import org.latencylab.engine.run.StatsSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package org.latencylab.engine.scenario;
+package org.latencylab.engine.run;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;

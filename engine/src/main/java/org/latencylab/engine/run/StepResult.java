@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.run;
 
 /**
  * The result of one step, written into {@code run.json} under {@code steps[i].result}. Implementations are

@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.run;
 
 /**
  * One step of a run: what to measure and how much. Implementations are immutable records that Jackson reads
@@ -17,6 +17,14 @@ public interface ExperimentSpec {
      */
     default String tierMetric() {
         return null;
+    }
+
+    /**
+     * @return true when one tier judges the step's requests pooled (probe, load); false when its requests differ by
+     *         design and are judged per part (a sweep's context lengths), so no pooled tier is shown
+     */
+    default boolean tierPooled() {
+        return true;
     }
 
     /** @return whether this step's requests stream (non-streaming requests have no TTFT, ITL or TPOT) */

@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.run;
 
 import org.latencylab.engine.api.ClientOptions;
 
@@ -51,6 +51,22 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
     /** Metrics that only streaming requests have. */
     private static final java.util.Set<String> STREAM_ONLY = java.util.Set.of("ttft", "time_to_first_content", "tpot",
             "itl", "itl_per_token", "ttft_from_intended");
+
+    /**
+     * The label of each step, in order: its type, numbered from the second step of the same type on
+     * ({@code probe}, {@code sweep}, {@code probe2}). Requests carry it as {@code step}.
+     *
+     * @return one label per experiment
+     */
+    public List<String> stepLabels() {
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        List<String> out = new java.util.ArrayList<>();
+        for (ExperimentSpec e : experiments) {
+            int k = seen.merge(e.type(), 1, Integer::sum);
+            out.add(k == 1 ? e.type() : e.type() + k);
+        }
+        return List.copyOf(out);
+    }
 
     /** @return total requests planned, or -1 when a step is time-bounded */
     public long plannedRequests() {

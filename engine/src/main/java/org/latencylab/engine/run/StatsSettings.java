@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.run;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -50,6 +50,37 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
                 last = t.maxMs();
             }
         }
+    }
+
+    /**
+     * The statistics package's form of these settings: the tier table (the default table when none is set), the
+     * tier metric, the SLOs, and the default percentiles (P50, P90, P95, P99, P99.9) with 95 % intervals.
+     *
+     * @return the equivalent statistics configuration
+     */
+    public org.latencylab.engine.stats.StatsConfig config() {
+        org.latencylab.engine.stats.TierTable table = org.latencylab.engine.stats.TierTable.DEFAULT;
+        if (!tiers.isEmpty()) {
+            List<org.latencylab.engine.stats.Tier> list = new java.util.ArrayList<>();
+            for (TierLevel t : tiers) {
+                list.add(t.maxMs() == null ? new org.latencylab.engine.stats.Tier(t.name(),
+                        org.latencylab.engine.stats.Tier.UNBOUNDED)
+                        : new org.latencylab.engine.stats.Tier(t.name(),
+                        org.latencylab.engine.api.Nanos.fromMillis(t.maxMs())));
+            }
+            table = new org.latencylab.engine.stats.TierTable(list);
+        }
+        List<org.latencylab.engine.stats.Slo> list = new java.util.ArrayList<>();
+        for (SloSpec s : slos) {
+            list.add(new org.latencylab.engine.stats.Slo(s.metric(), s.percentile(),
+                    org.latencylab.engine.api.Nanos.fromMillis(s.maxMs())));
+        }
+        return org.latencylab.engine.stats.StatsConfig.defaults().withTier(table, tierMetric).withSlos(list);
+    }
+
+    /** @return the tier table these settings judge with (the default table when none is set) */
+    public org.latencylab.engine.stats.TierTable tierTable() {
+        return config().tierTable();
     }
 
     /**

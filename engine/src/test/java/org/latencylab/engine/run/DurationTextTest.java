@@ -1,4 +1,4 @@
-package org.latencylab.engine.scenario;
+package org.latencylab.engine.run;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.run;
 
 import org.latencylab.engine.api.Endpoint;
 

@@ -1,0 +1,61 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.app.report.ConsoleReport;
+import org.latencylab.app.report.RunCharts;
+import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.scenario.StepCatalog;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code latencylab summarize RUN_DIR}: prints the summary of a run directory as the run concluded it. A run whose
+ * process died ({@code run.json} still says {@code running}) is recovered first: {@code run.json} and
+ * {@code summary.csv} are rebuilt from {@code requests.jsonl} with status {@code interrupted} and the gap noted.
+ */
+@Command(name = "summarize", mixinStandardHelpOptions = true,
+        description = {"Print the summary of a run directory; rebuild it from requests.jsonl when the run was killed.",
+                "%nA run directory whose run.json still says 'running' (the process was killed or crashed) gets its"
+                        + " run.json and summary.csv rebuilt from requests.jsonl, with status 'interrupted' and the"
+                        + " gap noted, and its charts redrawn. Exit status: 0 ok, 1 an SLO failed, 2 not a readable"
+                        + " run directory."})
+final class SummarizeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "RUN_DIR", description = "a run directory, e.g. runs/20261130-101500-quickstart")
+    Path dir;
+
+    @Option(names = "--no-charts", description = "do not redraw PNG charts of a recovered run")
+    boolean noCharts;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if (!Files.isRegularFile(dir.resolve(RunFiles.RUN_JSON))) {
+            throw new IllegalArgumentException(dir + ": not a run directory (no " + RunFiles.RUN_JSON + ")");
+        }
+        RunResult r = StepCatalog.reader().recover(dir);
+        List<Path> images = List.of();
+        if (r.status() == RunResult.Status.INTERRUPTED && !noCharts) {
+            try {
+                images = RunCharts.renderAll(r);
+            } catch (RuntimeException e) {
+                err.println("latencylab: charts could not be rendered: " + e.getMessage());
+            }
+        }
+        ConsoleReport.print(r, images, out);
+        out.flush();
+        return r.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+    }
+}

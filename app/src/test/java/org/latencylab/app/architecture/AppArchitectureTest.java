@@ -1,0 +1,49 @@
+package org.latencylab.app.architecture;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+import org.latencylab.engine.results.RequestLog;
+
+import java.nio.file.Path;
+import java.util.function.Consumer;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The app only presents the engine's result model: its command line, console report, charts and results views never
+ * read requests back to compute anything (a CLI run does not read {@code requests.jsonl} at all; reopening goes
+ * through the engine's {@code RunReader}), and nothing in the app computes statistics.
+ */
+class AppArchitectureTest {
+    private static final JavaClasses APP = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.latencylab.app");
+
+    @Test
+    void appClassesWereImported() {
+        assertThat(APP.size()).isGreaterThan(20);
+        assertThat(APP.containPackage("org.latencylab.app.cli")).isTrue();
+    }
+
+    @Test
+    void theCommandLineAndTheResultsViewsNeverReadRequestsBack() {
+        noClasses().that().resideInAnyPackage("org.latencylab.app.cli..", "org.latencylab.app.report..",
+                        "org.latencylab.app.ui.results..", "org.latencylab.app.ui.history..")
+                .should().callMethod(RequestLog.class, "read", Path.class)
+                .orShould().callMethod(RequestLog.class, "forEach", Path.class, Consumer.class)
+                .check(APP);
+    }
+
+    @Test
+    void theAppComputesNoStatistics() {
+        noClasses().that().resideInAPackage("org.latencylab.app..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("org.latencylab.engine.stats.RequestStats")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.latencylab.engine.stats.Summaries")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.latencylab.engine.stats.StatsAccumulator")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("org.latencylab.engine.fit.PowerLawFitter")
+                .check(APP);
+    }
+}
