@@ -241,7 +241,8 @@ public final class ResultCharts {
     /**
      * Writes the charts of a finished run into its directory: {@code cdf-ttft-e2e.png} (every probe or load step,
      * or {@code cdf-ttft-e2e-<label>.png} when there are several), {@code sweep-fit.png} (likewise per sweep),
-     * {@code load-over-time-<label>.png} per load step and {@code grid-heatmap-<label>.png} per grid step.
+     * {@code load-over-time-<label>.png} per load step, {@code grid-heatmap-<label>.png} per grid step, and the
+     * Pareto and batching-heatmap charts of each server-bench step ({@link ServerBenchCharts#write}).
      *
      * @param run     the finished run
      * @param records every request of the run (e.g. read back from {@code requests.jsonl})
@@ -254,6 +255,10 @@ public final class ResultCharts {
                 || s.result() instanceof LoadResult).count();
         long sweeps = run.steps().stream().filter(s -> s.result() instanceof SweepRunner.SweepResult).count();
         for (RunResult.StepOutcome s : run.steps()) {
+            if (s.result() instanceof org.latencylab.engine.server.ServerBenchResult sb) {
+                out.addAll(ServerBenchCharts.write(sb, run.runDirectory(), run.name(), WIDTH_PX, HEIGHT_PX));
+                continue;
+            }
             if (s.result() instanceof GridResult g) {
                 Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
                 String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name();

@@ -1,0 +1,109 @@
+package org.latencylab.engine.server;
+
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.client.LlmClient;
+import org.latencylab.engine.experiment.StepContext;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The run's {@link StepContext} pointed at one server variant: requests go to the variant's endpoint through a client
+ * of the variant's own (same client options as the run), everything else — prompts, request ids, the request log,
+ * notices, cancellation (plus an abort when the variant's server died) — is the run's. Also counts the output tokens of successful requests per label, for the
+ * variant's throughput. Thread-safe.
+ */
+final class VariantContext implements StepContext {
+    private final StepContext run;
+    private final Endpoint endpoint;
+    private final LlmClient client;
+    private final Map<String, LongAdder> outputTokens = new ConcurrentHashMap<>();
+    private final BooleanSupplier abort;
+
+    /**
+     * @param run      the run's context
+     * @param endpoint the variant's endpoint
+     * @param client   the client to send with (owned by the caller)
+     * @param abort    true once the variant's load must stop (e.g. its server exited)
+     */
+    VariantContext(StepContext run, Endpoint endpoint, LlmClient client, BooleanSupplier abort) {
+        this.abort = abort;
+        this.run = run;
+        this.endpoint = endpoint;
+        this.client = client;
+    }
+
+    /** @param label a request label @return output tokens of its successful requests so far */
+    long outputTokens(String label) {
+        LongAdder a = outputTokens.get(label);
+        return a == null ? 0 : a.sum();
+    }
+
+    @Override
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    @Override
+    public ClientOptions clientOptions() {
+        return run.clientOptions();
+    }
+
+    @Override
+    public RequestRecord send(GenerationRequest request, RequestTicket ticket) throws InterruptedException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("run cancelled");
+        }
+        return client.execute(endpoint, request, ticket);
+    }
+
+    @Override
+    public String prompt(int tokens, boolean cold) {
+        return run.prompt(tokens, cold);
+    }
+
+    @Override
+    public long nextRequestId() {
+        return run.nextRequestId();
+    }
+
+    @Override
+    public void finished(RequestRecord record) {
+        if (record.succeeded()) {
+            outputTokens.computeIfAbsent(record.label(), l -> new LongAdder()).add(record.outputTokens());
+        }
+        run.finished(record);
+    }
+
+    @Override
+    public void inFlight(int inFlightDelta) {
+        run.inFlight(inFlightDelta);
+    }
+
+    @Override
+    public void targetRate(double targetRateRps) {
+        run.targetRate(targetRateRps);
+    }
+
+    @Override
+    public boolean cancelled() {
+        return run.cancelled() || abort.getAsBoolean();
+    }
+
+    @Override
+    public void notice(String message) {
+        run.notice(message);
+    }
+
+    @Override
+    public Path runDirectory() {
+        return run.runDirectory();
+    }
+}
