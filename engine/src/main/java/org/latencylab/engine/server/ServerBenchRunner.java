@@ -146,8 +146,10 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
         results = withPareto(results, objectives, notes);
         for (VariantResult r : results) {
             if (r.status() != VariantResult.Status.OK) {
+                String first = r.message() == null ? "" : r.message().lines().findFirst().orElse("")
+                        .replace("variant '" + r.name() + "': ", "");
                 notes.add("variant '" + r.name() + "': " + r.status().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-                        + (r.message() == null ? "" : ": " + r.message().lines().findFirst().orElse("")));
+                        + (first.isEmpty() ? "" : ": " + first));
             }
             if (r.telemetry() != null) {
                 r.telemetry().notes().forEach(n -> notes.add("variant '" + r.name() + "': " + n));
@@ -223,9 +225,10 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                     VariantResult.Status status = ServerProcess.logSaysOutOfMemory(proc.log())
                             ? VariantResult.Status.OOM : ready.startsWith("exited") ? VariantResult.Status.START_FAILED
                             : context.cancelled() ? VariantResult.Status.CANCELLED : VariantResult.Status.NOT_READY;
+                    String oomLine = ServerProcess.outOfMemoryLine(proc.log());
                     return failed(p, vlabel, price, gpus, command, url, status, "variant '" + p.name() + "': "
-                            + ready + "; last lines of " + logFile + ":\n" + proc.lastLogLines(LOG_LINES_IN_ERRORS),
-                            code, logFile);
+                            + ready + (oomLine == null ? "" : ": " + oomLine) + "; last lines of " + logFile + ":\n"
+                            + proc.lastLogLines(LOG_LINES_IN_ERRORS), code, logFile);
                 }
                 startup = (System.nanoTime() - t0) / 1e9;
             }
@@ -279,7 +282,8 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                 LoadSpec level = levels.get(j);
                 String levelLabel = levels.size() == 1 ? vlabel : vlabel + "-l" + (j + 1);
                 LoadResult lr = load.run(level, levelLabel, vctx);
-                points.add(point(levelLabel, level, lr.totals(), vctx.outputTokens(levelLabel), spec, price, gpus));
+                points.add(point(levelLabel, level, lr.totals(), vctx.outputTokens(levelLabel),
+                        vctx.windowTokensPerSecond(levelLabel), spec, price, gpus));
             }
         } finally {
             summary = rec.stop();
@@ -292,8 +296,10 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
             }
             boolean oom = ServerProcess.logSaysOutOfMemory(proc.log());
             status = oom ? VariantResult.Status.OOM : VariantResult.Status.CRASHED;
-            message = "variant '" + p.name() + "': the server exited under load (status " + proc.exitCode()
-                    + "); last lines of " + logFile + ":\n" + proc.lastLogLines(LOG_LINES_IN_ERRORS);
+            String oomLine = ServerProcess.outOfMemoryLine(proc.log());
+            message = "variant '" + p.name() + "': the server exited under load (status " + proc.exitCode() + ")"
+                    + (oomLine == null ? "" : ": " + oomLine) + "; last lines of " + logFile + ":\n"
+                    + proc.lastLogLines(LOG_LINES_IN_ERRORS);
         } else if (context.cancelled()) {
             status = VariantResult.Status.CANCELLED;
         }
@@ -315,10 +321,10 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
     }
 
     private static VariantResult.Point point(String label, LoadSpec level, LoadTotals t, long outputTokens,
-                                             ServerBenchSpec spec, Double price, int gpus) {
+                                             double windowTokS, ServerBenchSpec spec, Double price, int gpus) {
         double warm = level.warmup() == null ? 0 : level.warmup().toNanos() / 1e9;
         double seconds = Math.max(1e-9, t.elapsedSeconds() - warm);
-        double tokS = outputTokens / seconds;
+        double tokS = Double.isFinite(windowTokS) ? windowTokS : outputTokens / seconds;
         LatencyPercentiles lat = switch (spec.latencyMetric()) {
             case "e2e" -> t.e2eSend();
             case "tpot" -> t.tpot();

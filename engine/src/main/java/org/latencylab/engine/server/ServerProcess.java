@@ -182,8 +182,25 @@ public final class ServerProcess implements AutoCloseable {
      * @return whether it reports running out of GPU memory ("out of memory", "OutOfMemoryError", "OOM")
      */
     public static boolean logSaysOutOfMemory(Path file) {
-        String t = tail(file, 200).toLowerCase(java.util.Locale.ROOT);
-        return t.contains("out of memory") || t.contains("outofmemoryerror") || t.contains(" oom");
+        return outOfMemoryLine(file) != null;
+    }
+
+    /**
+     * @param file a server log
+     * @return the first of its last 200 lines that reports running out of GPU memory, stripped, or null (the
+     *         command line LatencyLab wrote first, starting with {@code # }, is not read)
+     */
+    public static String outOfMemoryLine(Path file) {
+        for (String line : tail(file, 200).split("\n")) {
+            if (line.startsWith("# ")) {
+                continue;
+            }
+            String t = line.toLowerCase(java.util.Locale.ROOT);
+            if (t.contains("out of memory") || t.contains("outofmemoryerror") || t.matches(".*\\boom\\b.*")) {
+                return line.strip();
+            }
+        }
+        return null;
     }
 
     @Override

@@ -11,6 +11,7 @@ import org.latencylab.engine.experiment.StepContext;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 
@@ -46,6 +47,43 @@ final class VariantContext implements StepContext {
         return a == null ? 0 : a.sum();
     }
 
+    /** Token arrivals of one label in 50 ms buckets, and its first and last send. */
+    private static final class Window {
+        final LongAccumulator firstSend = new LongAccumulator(Math::min, Long.MAX_VALUE);
+        final LongAccumulator lastSend = new LongAccumulator(Math::max, Long.MIN_VALUE);
+        final Map<Long, LongAdder> buckets = new ConcurrentHashMap<>();
+    }
+
+    private static final long BUCKET_NANOS = 50_000_000L;
+    private final Map<String, Window> windows = new ConcurrentHashMap<>();
+
+    /**
+     * Steady-state output throughput of a label: the tokens whose events arrived between the first and the last send
+     * of its requests, divided by that time (50 ms resolution). The drain after the last send, when fewer requests
+     * are in flight, is left out, as is a warmup (other label).
+     *
+     * @param label a request label
+     * @return tokens/s, or NaN when fewer than two sends or less than 0.5 s lie between them
+     */
+    double windowTokensPerSecond(String label) {
+        Window w = windows.get(label);
+        if (w == null) {
+            return Double.NaN;
+        }
+        long first = w.firstSend.get() / BUCKET_NANOS;
+        long last = w.lastSend.get() / BUCKET_NANOS;
+        if (last - first < 10) {
+            return Double.NaN;
+        }
+        long tokens = 0;
+        for (Map.Entry<Long, LongAdder> e : w.buckets.entrySet()) {
+            if (e.getKey() >= first && e.getKey() < last) {
+                tokens += e.getValue().sum();
+            }
+        }
+        return tokens / ((last - first) * BUCKET_NANOS / 1e9);
+    }
+
     @Override
     public Endpoint endpoint() {
         return endpoint;
@@ -78,6 +116,17 @@ final class VariantContext implements StepContext {
     public void finished(RequestRecord record) {
         if (record.succeeded()) {
             outputTokens.computeIfAbsent(record.label(), l -> new LongAdder()).add(record.outputTokens());
+        }
+        if (record.sendNanos() != RequestRecord.UNSET) {
+            Window w = windows.computeIfAbsent(record.label(), l -> new Window());
+            w.firstSend.accumulate(record.sendNanos());
+            w.lastSend.accumulate(record.sendNanos());
+            if (record.succeeded()) {
+                for (int i = 0; i < record.tokens().size(); i++) {
+                    w.buckets.computeIfAbsent(record.tokens().arrivalNanos(i) / BUCKET_NANOS, k -> new LongAdder())
+                            .add(record.tokens().tokens(i));
+                }
+            }
         }
         run.finished(record);
     }
