@@ -123,7 +123,7 @@ public final class ParetoChart {
             double ys = yr[1] - yr[0];
             xAxis.setAutoRanging(false);
             yAxis.setAutoRanging(false);
-            xAxis.set(xr[0] - 0.08 * xs, xr[1] + 0.3 * xs);
+            xAxis.set(xr[0] - 0.08 * xs, xr[1] + 0.4 * xs);
             yAxis.set(yr[0] - 0.08 * ys, yr[1] + 0.08 * ys);
         }
     }

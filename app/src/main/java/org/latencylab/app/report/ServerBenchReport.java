@@ -23,17 +23,17 @@ public final class ServerBenchReport {
      */
     public static void print(ServerBenchResult r, PrintWriter out) {
         String lat = r.objectives().size() > 1 ? r.objectives().get(1).replace(" ms (lower is better)", "") : "P99";
-        out.printf(Locale.ROOT, "%-3s %-44s %-12s %-15s %10s %7s %9s %10s %9s %10s %-7s %s%n", "#", "variant",
+        out.printf(Locale.ROOT, "%-3s %-48s %-12s %-15s %10s %7s %9s %10s %9s %10s %-7s %s%n", "#", "variant",
                 "status", "level", "tokens/s", "req/s", "goodput", lat, "TPOT p50", "peak GPU", "tier", "Pareto");
         for (VariantResult v : r.variants()) {
             if (v.points().isEmpty()) {
-                out.printf(Locale.ROOT, "%-3d %-44s %-12s %-15s %10s %7s %9s %10s %9s %10s %-7s%n", v.index(),
-                        cut(v.name(), 44), status(v), "-", "-", "-", "-", "-", "-", gib(v.peakGpuMemoryGiB()), "-");
+                out.printf(Locale.ROOT, "%-3d %-48s %-12s %-15s %10s %7s %9s %10s %9s %10s %-7s%n", v.index(),
+                        cut(v.name(), 48), status(v), "-", "-", "-", "-", "-", "-", gib(v.peakGpuMemoryGiB()), "-");
                 continue;
             }
             for (VariantResult.Point p : v.points()) {
-                out.printf(Locale.ROOT, "%-3d %-44s %-12s %-15s %10.1f %7.2f %9.2f %10s %9s %10s %-7s %s%n",
-                        v.index(), cut(v.name(), 44), status(v), cut(p.level(), 15), p.outputTokensPerSecond(),
+                out.printf(Locale.ROOT, "%-3d %-48s %-12s %-15s %10.1f %7.2f %9.2f %10s %9s %10s %-7s %s%n",
+                        v.index(), cut(v.name(), 48), status(v), cut(p.level(), 15), p.outputTokensPerSecond(),
                         p.requestsPerSecond(), p.goodputRps(), ms(p.latencyP99Ms()), ms(p.tpotP50Ms()),
                         gib(v.peakGpuMemoryGiB()), p.tier() == null ? "-" : p.tier(), p.paretoOptimal() ? "★" : "");
             }
@@ -78,11 +78,11 @@ public final class ServerBenchReport {
         boolean priced = r.variants().stream().anyMatch(v -> v.pricePerGpuHour() != null);
         if (priced) {
             out.println("Cost vs latency (price per GPU-hour × GPUs ÷ output tokens per hour):");
-            out.printf(Locale.ROOT, "  %-44s %-14s %9s %4s %10s %13s %10s %-7s%n", "variant", "instance", "$/GPU-h",
+            out.printf(Locale.ROOT, "  %-48s %-14s %9s %4s %10s %13s %10s %-7s%n", "variant", "instance", "$/GPU-h",
                     "GPUs", "tokens/s", "$/1M tokens", lat, "tier");
             for (VariantResult v : r.variants()) {
                 for (VariantResult.Point p : v.points()) {
-                    out.printf(Locale.ROOT, "  %-44s %-14s %9s %4d %10.1f %13s %10s %-7s%n", cut(v.name(), 44),
+                    out.printf(Locale.ROOT, "  %-48s %-14s %9s %4d %10.1f %13s %10s %-7s%n", cut(v.name(), 48),
                             v.instanceType() == null ? "-" : v.instanceType(),
                             v.pricePerGpuHour() == null ? "-" : String.format(Locale.ROOT, "%.2f",
                                     v.pricePerGpuHour()), v.gpus(), p.outputTokensPerSecond(),

@@ -73,17 +73,30 @@ public final class ServerBenchCharts {
         ParetoChart c = new ParetoChart(title, x.quantity(), x.goal(), y.quantity(), y.goal(), theme);
         List<LabelledPoint> pts = new ArrayList<>();
         boolean levels = result.variants().stream().anyMatch(v -> v.points().size() > 1);
-        for (Row r : rows(result)) {
+        List<Row> rows = rows(result);
+        // variants of one grid share their base name: label them by their grid values only, to keep labels short
+        String common = commonBase(rows);
+        for (Row r : rows) {
             double px = x.value().applyAsDouble(r);
             double py = y.value().applyAsDouble(r);
             if (Double.isFinite(px) && Double.isFinite(py)) {
-                String label = r.variant().name() + (levels ? " (" + r.point().level() + ")" : "")
+                String name = common != null ? r.variant().name().substring(common.length() + 1) : r.variant().name();
+                String label = name + (levels ? " (" + r.point().level() + ")" : "")
                         + (r.point().paretoOptimal() ? " ★" : "");
                 pts.add(new LabelledPoint(label, px, py));
             }
         }
         c.update(pts);
         return c.chart();
+    }
+
+    /** @return the base name all rows' variant names share before a blank (a grid's variants), or null */
+    private static String commonBase(List<Row> rows) {
+        if (rows.size() < 2) {
+            return null;
+        }
+        String base = rows.get(0).variant().name().split(" ")[0];
+        return rows.stream().allMatch(r -> r.variant().name().startsWith(base + " ")) ? base : null;
     }
 
     /**
@@ -156,7 +169,8 @@ public final class ServerBenchCharts {
         for (Axis[] p : pairs) {
             Path f = dir.resolve("pareto-" + result.label() + "-" + p[0].file() + "-" + p[1].file() + ".png");
             String title = "Pareto: " + p[0].quantity().name() + " vs " + p[1].quantity().name() + " — " + runName
-                    + " (★ optimal in all objectives)";
+                    + " (★ optimal in all objectives" + (commonBase(rows) == null ? "" : "; variant "
+                    + commonBase(rows)) + ")";
             ChartImages.writePng(() -> pareto(result, p[0], p[1], title, ChartTheme.LIGHT), widthPx, heightPx, 1.0, f);
             out.add(f);
         }

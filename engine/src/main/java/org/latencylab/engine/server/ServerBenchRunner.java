@@ -227,7 +227,7 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                             : context.cancelled() ? VariantResult.Status.CANCELLED : VariantResult.Status.NOT_READY;
                     String oomLine = ServerProcess.outOfMemoryLine(proc.log());
                     return failed(p, vlabel, price, gpus, command, url, status, "variant '" + p.name() + "': "
-                            + ready + (oomLine == null ? "" : ": " + oomLine) + "; last lines of " + logFile + ":\n"
+                            + ready + (oomLine == null ? "" : ": " + oomLine) + "\nlast lines of " + logFile + ":\n"
                             + proc.lastLogLines(LOG_LINES_IN_ERRORS), code, logFile);
                 }
                 startup = (System.nanoTime() - t0) / 1e9;
@@ -298,7 +298,7 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
             status = oom ? VariantResult.Status.OOM : VariantResult.Status.CRASHED;
             String oomLine = ServerProcess.outOfMemoryLine(proc.log());
             message = "variant '" + p.name() + "': the server exited under load (status " + proc.exitCode() + ")"
-                    + (oomLine == null ? "" : ": " + oomLine) + "; last lines of " + logFile + ":\n"
+                    + (oomLine == null ? "" : ": " + oomLine) + "\nlast lines of " + logFile + ":\n"
                     + proc.lastLogLines(LOG_LINES_IN_ERRORS);
         } else if (context.cancelled()) {
             status = VariantResult.Status.CANCELLED;
