@@ -63,6 +63,8 @@ public final class ServerBenchReport {
             out.printf(Locale.ROOT, "Roofline: %s, %.0f GB/s; %s, %.1f GB of weights, %.0f KiB of KV per token; "
                             + "context %.0f tokens (prompt + half the output)%n", rf.gpu(), rf.bandwidthGBps(),
                     rf.model(), rf.weightBytes() / 1e9, rf.kvBytesPerToken() / 1024, rf.contextTokens());
+            out.printf(Locale.ROOT, "  prefill of a %.0f-token prompt: TTFT ≥ %s (compute bound, 2 × parameters × "
+                    + "tokens ÷ FP16 FLOP/s)%n", rf.promptTokens(), ms(rf.prefillBoundMs()));
             for (VariantResult v : r.variants()) {
                 for (VariantResult.Point p : v.points()) {
                     if (p.tpotBoundMs() != null) {

@@ -88,9 +88,13 @@ public record ServerBenchResult(String label, List<VariantResult> variants, List
      * @param weightBytes     weight bytes
      * @param kvBytesPerToken KV-cache bytes per token
      * @param contextTokens   context assumed per sequence: prompt + half the output tokens
+     * @param promptTokens    prompt tokens of the load plan
+     * @param prefillBoundMs  compute bound of one prompt's prefill (a lower bound of TTFT): 2 × parameters × prompt
+     *                        tokens ÷ the GPUs' dense FP16 FLOP/s, ms
      * @param sources         where the GPU's and model's numbers come from
      */
     public record RooflineInfo(String gpu, double bandwidthGBps, String model, double weightBytes,
-                               double kvBytesPerToken, double contextTokens, List<String> sources) {
+                               double kvBytesPerToken, double contextTokens, double promptTokens,
+                               double prefillBoundMs, List<String> sources) {
     }
 }

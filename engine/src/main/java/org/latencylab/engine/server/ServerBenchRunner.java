@@ -137,8 +137,10 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
             Roofline.Gpu gpu = Roofline.gpu(spec.roofline().gpu());
             Roofline.Model model = spec.roofline().resolveModel();
             double ctxTokens = contextTokens(spec.load());
+            double prompt = spec.load().contextTokens() == null ? 0 : spec.load().contextTokens();
             roofline = new ServerBenchResult.RooflineInfo(gpu.name(), gpu.bandwidthGBps(), model.id(),
-                    model.weightBytes(), model.kvBytesPerToken(), ctxTokens, List.of(gpu.source(), model.source()));
+                    model.weightBytes(), model.kvBytesPerToken(), ctxTokens, prompt,
+                    Roofline.prefillBoundMs(gpu, model, spec.gpus(), prompt), List.of(gpu.source(), model.source()));
             results = withRoofline(results, gpu, model, ctxTokens);
         }
         List<String> objectives = new ArrayList<>(List.of("output tokens/s (higher is better)",

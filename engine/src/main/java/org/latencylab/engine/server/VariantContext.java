@@ -59,8 +59,9 @@ final class VariantContext implements StepContext {
 
     /**
      * Steady-state output throughput of a label: the tokens whose events arrived between the first and the last send
-     * of its requests, divided by that time (50 ms resolution). The drain after the last send, when fewer requests
-     * are in flight, is left out, as is a warmup (other label).
+     * of its measured requests, divided by that time (50 ms resolution), counting the tokens of its warmup and
+     * cooldown requests ({@code label#warmup}) that arrived in that window too, since they share the server. The
+     * drain after the last send, when fewer requests are in flight, is left out.
      *
      * @param label a request label
      * @return tokens/s, or NaN when fewer than two sends or less than 0.5 s lie between them
@@ -118,9 +119,15 @@ final class VariantContext implements StepContext {
             outputTokens.computeIfAbsent(record.label(), l -> new LongAdder()).add(record.outputTokens());
         }
         if (record.sendNanos() != RequestRecord.UNSET) {
-            Window w = windows.computeIfAbsent(record.label(), l -> new Window());
-            w.firstSend.accumulate(record.sendNanos());
-            w.lastSend.accumulate(record.sendNanos());
+            // tokens of the level's warmup and cooldown requests count too (they share the server during the
+            // window); the window itself is spanned by the measured requests' sends
+            int hash = record.label().indexOf('#');
+            String level = hash < 0 ? record.label() : record.label().substring(0, hash);
+            Window w = windows.computeIfAbsent(level, l -> new Window());
+            if (hash < 0) {
+                w.firstSend.accumulate(record.sendNanos());
+                w.lastSend.accumulate(record.sendNanos());
+            }
             if (record.succeeded()) {
                 for (int i = 0; i < record.tokens().size(); i++) {
                     w.buckets.computeIfAbsent(record.tokens().arrivalNanos(i) / BUCKET_NANOS, k -> new LongAdder())

@@ -65,9 +65,9 @@ public record VariantResult(int index, String name, String label, Map<String, St
      *
      * @param label                 request label of the level
      * @param level                 the level, e.g. {@code concurrency 8} or {@code rate 20 req/s}
-     * @param outputTokensPerSecond steady-state output throughput, tokens/s: tokens that arrived between the first and
-     *                              the last send of the level's measured requests ÷ that time (the drain after the
-     *                              last send left out); when that span is under 0.5 s, output tokens of measured
+     * @param outputTokensPerSecond steady-state output throughput, tokens/s: tokens (of any request of the level,
+     *                              warmup included) that arrived between the first and the last send of the level's
+     *                              measured requests ÷ that time (the drain after the last send left out); when that span is under 0.5 s, output tokens of measured
      *                              successful requests ÷ (elapsed − warmup)
      * @param requestsPerSecond     achieved rate of measured requests, req/s
      * @param goodputRps            measured requests meeting every SLO of the load plan per second, req/s
