@@ -6,7 +6,8 @@ import java.util.List;
  * The Prometheus names under which vLLM, SGLang and TGI expose the quantities a GPU-server benchmark watches, in
  * the order they are tried (the first name present in a scrape wins). Sources: vLLM {@code vllm/engine/metrics.py}
  * and {@code vllm/v1/metrics/loggers.py} (V0 and V1 names), SGLang {@code sglang/srt/metrics/collector.py}, TGI
- * {@code router/src} ({@code tgi_*}). Constants only; thread-safe.
+ * {@code router/src} ({@code tgi_*}), llama.cpp server with {@code --metrics} ({@code llamacpp:*}). Constants only;
+ * thread-safe.
  */
 public final class ServerMetricNames {
     private ServerMetricNames() {
@@ -14,13 +15,13 @@ public final class ServerMetricNames {
 
     /** Requests running (in the batch) now. */
     public static final List<String> RUNNING = List.of("vllm:num_requests_running", "sglang:num_running_reqs",
-            "tgi_batch_current_size");
+            "tgi_batch_current_size", "llamacpp:requests_processing");
     /** Requests waiting in the server's queue now. */
     public static final List<String> WAITING = List.of("vllm:num_requests_waiting", "sglang:num_queue_reqs",
-            "tgi_queue_size");
+            "tgi_queue_size", "llamacpp:requests_deferred");
     /** KV-cache usage as a fraction in [0, 1] (vLLM's "_perc" is a fraction too). */
     public static final List<String> KV_CACHE_USAGE = List.of("vllm:gpu_cache_usage_perc", "vllm:kv_cache_usage_perc",
-            "sglang:token_usage");
+            "sglang:token_usage", "llamacpp:kv_cache_usage_ratio");
     /** Prefix-cache hit rate as a fraction, where a server exposes it as a gauge. */
     public static final List<String> PREFIX_HIT_RATE = List.of("vllm:gpu_prefix_cache_hit_rate",
             "sglang:cache_hit_rate");
