@@ -34,6 +34,10 @@ class ServerBenchRunnerTest {
     }
 
     private RunResult run(String experiment) throws Exception {
+        return run(experiment, new ServerBenchRunner());
+    }
+
+    private RunResult run(String experiment, ServerBenchRunner runner) throws Exception {
         String yaml = """
                 format: 1
                 name: bench-test
@@ -42,7 +46,8 @@ class ServerBenchRunnerTest {
                 """ + experiment.indent(2);
         RunSpec spec = StepCatalog.loader().parse(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)),
                 "bench-test.yaml");
-        return StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE).await(Duration.ofSeconds(150));
+        return StepCatalog.engine().register(ServerBenchSpec.class, runner)
+                .start(spec, dir.resolve("run"), RunListener.NONE).await(Duration.ofSeconds(150));
     }
 
     @Test
@@ -142,7 +147,7 @@ class ServerBenchRunnerTest {
         assertThat(b.variants()).extracting(VariantResult::status)
                 .containsExactly(VariantResult.Status.NOT_READY, VariantResult.Status.START_FAILED);
         assertThat(b.variants().get(0).message()).contains("variant 'deaf'").contains("not ready after 3 s")
-                .contains("ready on http");
+                .contains("last lines of " + b.variants().get(0).logFile()).contains("SimMain sim --profile zero-latency");
         assertThat(b.variants().get(1).message()).contains("variant 'missing-program'")
                 .contains("latencylab-no-such-program");
         assertThat(ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
@@ -171,14 +176,21 @@ class ServerBenchRunnerTest {
         var sim = org.latencylab.engine.sim.SimServer.start(org.latencylab.engine.sim.SimProfile.builtin("ollama-like"),
                 org.latencylab.engine.sim.SimOptions.defaults());
         try (sim) {
+            java.util.List<ServerBenchRunner.Progress> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
             RunResult r = run("""
                     - type: server-bench
                       load: {concurrency: 2, requests: 4, contextTokens: 32, maxOutputTokens: 4}
+                      scrapeInterval: 100ms
                       variants:
                         - name: running-ollama
                           attach: %s
                           protocol: ollama-chat
-                    """.formatted(sim.baseUrl()));
+                    """.formatted(sim.baseUrl()), new ServerBenchRunner(new org.latencylab.engine.load.LoadStepRunner(),
+                    progress::add));
+            // live progress: the phases in order, and telemetry ticks with the simulated GPU while under load
+            assertThat(progress).extracting(ServerBenchRunner.Progress::phase).startsWith("starting").endsWith("done")
+                    .contains("load");
+            assertThat(progress).filteredOn(x -> x.tick() != null).allMatch(x -> x.tick().gpus().size() == 1);
             VariantResult v = ((ServerBenchResult) r.steps().get(0).result()).variants().get(0);
             assertThat(v.status()).isEqualTo(VariantResult.Status.OK);
             assertThat(v.command()).isNull();
