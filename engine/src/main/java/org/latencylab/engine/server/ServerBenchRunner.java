@@ -55,7 +55,7 @@ import java.util.function.Consumer;
  *
  * <p>Files per variant in the run directory: {@code <label>-v<i>.server.log} (the launched server's output, first
  * line the masked command), {@code <label>-v<i>.metrics.csv} and {@code <label>-v<i>.gpu.csv} (telemetry time
- * series, see {@link TelemetryRecorder}); per step {@code server-bench-<label>.csv} (one row per variant and level).
+ * series, see {@link TelemetryRecorder}); per step {@code <label>.variants.csv} (one row per variant and level).
  *
  * <p>Stateless and thread-safe; per-run state lives in the call. Cancellation stops the current variant's load
  * within about a second and stops its server.
@@ -159,7 +159,7 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
         }
         ServerBenchResult result = new ServerBenchResult(base, results, objectives,
                 heatmap(spec, planned, results), roofline, notes.stream().distinct().toList());
-        writeCsv(context.runDirectory().resolve("server-bench-" + base + ".csv"), result);
+        writeCsv(context.runDirectory().resolve(base + ".variants.csv"), result);
         return result;
     }
 

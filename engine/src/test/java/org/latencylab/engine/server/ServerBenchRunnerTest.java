@@ -95,7 +95,7 @@ class ServerBenchRunnerTest {
         String log = Files.readString(run.resolve(v.logFile()));
         assertThat(log).contains("ready on http://127.0.0.1:").contains("HF_TOKEN=****")
                 .doesNotContain("hf_secret_value");
-        assertThat(run.resolve("server-bench-server-bench.csv")).content().contains("vllm-like\",ok,concurrency 2,");
+        assertThat(run.resolve("server-bench.variants.csv")).content().contains("vllm-like\",ok,concurrency 2,");
         // the server process is gone, and so is every other process the benchmark started
         assertThat(v.exitCode()).isNotNull();
         Set<Long> after = children();
