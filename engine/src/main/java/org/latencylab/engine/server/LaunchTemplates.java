@@ -1,12 +1,15 @@
 package org.latencylab.engine.server;
 
 import java.io.File;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -182,15 +185,27 @@ public final class LaunchTemplates {
     }
 
     /**
-     * How to start LatencyLab's own launcher in a new JVM: the running Java executable
-     * ({@link ProcessHandle.Info#command()}, else {@code java.home/bin/java}), {@code -cp} and the running class path
-     * with every entry made absolute, and the launcher class.
+     * How to start LatencyLab's own launcher in a new JVM. Normally the Java executable of the running JVM
+     * ({@code java.home/bin/java}, else {@link ProcessHandle.Info#command()}), {@code -XX:TieredStopAtLevel=1},
+     * {@code -cp} and the running class path with every entry made absolute, and the launcher class. In an installed
+     * application image, whose runtime has no {@code bin/java} (jpackage strips it) and whose process is a native
+     * launcher that runs LatencyLab's main class with the arguments it is given, that launcher alone.
      *
      * @return the arguments
      */
     public static List<String> selfCommand() {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Path home = Path.of(System.getProperty("java.home"));
+        Path javaExe = home.resolve("bin").resolve(System.getProperty("os.name", "").startsWith("Windows")
+                ? "java.exe" : "java");
+        Optional<String> self = ProcessHandle.current().info().command();
+        boolean hasJava = Files.isExecutable(javaExe);
+        if (!hasJava && self.isPresent()) {
+            String exe = Path.of(self.get()).getFileName().toString().toLowerCase(Locale.ROOT);
+            if (!exe.equals("java") && !exe.equals("java.exe")) {
+                return List.of(self.get());
+            }
+        }
+        String javaCommand = hasJava ? javaExe.toString() : self.orElse("java");
         List<String> cp = new ArrayList<>();
         for (String e : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             if (!e.isBlank()) {
@@ -204,7 +219,6 @@ public final class LaunchTemplates {
         } catch (ClassNotFoundException e) {
             main = org.latencylab.engine.sim.SimMain.class.getName();
         }
-        return List.of(java, "-XX:TieredStopAtLevel=1", "-cp",
-                String.join(File.pathSeparator, cp), main);
+        return List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-cp", String.join(File.pathSeparator, cp), main);
     }
 }
