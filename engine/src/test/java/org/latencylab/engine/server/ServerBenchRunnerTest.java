@@ -202,4 +202,30 @@ class ServerBenchRunnerTest {
             assertThat(v.telemetry().gpuName()).isEqualTo("NVIDIA A10 (simulated)");
         }
     }
+
+    @Test
+    void aSweepRunsEveryLevelAgainstTheVariantWithItsOwnLabel() throws Exception {
+        var sim = org.latencylab.engine.sim.SimServer.start(org.latencylab.engine.sim.SimProfile.builtin("vllm-like"),
+                org.latencylab.engine.sim.SimOptions.defaults());
+        try (sim) {
+            RunResult r = run("""
+                    - type: server-bench
+                      load: {concurrency: 1, requests: 4, contextTokens: 32, maxOutputTokens: 4}
+                      sweep: {concurrency: [1, 3]}
+                      latencyMetric: e2e
+                      variants:
+                        - name: running-vllm
+                          attach: %s
+                    """.formatted(sim.baseUrl()));
+            VariantResult v = ((ServerBenchResult) r.steps().get(0).result()).variants().get(0);
+            assertThat(v.points()).extracting(VariantResult.Point::label)
+                    .containsExactly("server-bench-v1-l1", "server-bench-v1-l2");
+            assertThat(v.points()).extracting(VariantResult.Point::level)
+                    .containsExactly("concurrency 1", "concurrency 3");
+            assertThat(v.points()).allMatch(p -> p.totals().succeeded() == 4);
+            // the latency objective is E2E here: its P99 is the load totals' E2E from the send
+            assertThat(v.points().get(0).latencyP99Ms()).isEqualTo(v.points().get(0).totals().e2eSend().p99Ms());
+            assertThat(r.steps().get(0).parts()).containsKeys("server-bench-v1-l1", "server-bench-v1-l2");
+        }
+    }
 }
