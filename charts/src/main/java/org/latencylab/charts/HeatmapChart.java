@@ -37,6 +37,7 @@ import org.latencylab.charts.data.Quantity;
  * <p>Threading: build and {@link #update(HeatGrid)} on the JavaFX thread.
  */
 public final class HeatmapChart {
+    private String[][] marks;
 
     private final XYChart chart;
     private final CategoryTickAxis xAxis;
@@ -98,7 +99,28 @@ public final class HeatmapChart {
      * @throws IllegalStateException    when not called on the JavaFX thread
      */
     public void update(HeatGrid grid) {
+        update(grid, null);
+    }
+
+    /**
+     * Replaces the grid and says why unmeasured cells have no value: each NaN cell shows its mark (e.g.
+     * {@code OOM} for a configuration that ran out of GPU memory, drawn on a red tint) instead of {@code n/a}.
+     *
+     * @param grid  labels and values; values in the z quantity's unit
+     * @param marks {@code marks[row][column]}: text for an unmeasured cell, or null; the whole array may be null
+     * @throws IllegalArgumentException when the colour scale is logarithmic and a value is not &gt; 0, or the marks'
+     *                                  shape does not match the grid
+     * @throws IllegalStateException    when not called on the JavaFX thread
+     */
+    public void update(HeatGrid grid, String[][] marks) {
         ChartScaffold.requireFxThread("HeatmapChart.update");
+        if (marks != null && (marks.length != grid.yLabels().size()
+                || java.util.Arrays.stream(marks).anyMatch(r -> r.length != grid.xLabels().size()))) {
+            throw new IllegalArgumentException("marks must have " + grid.yLabels().size() + " rows of "
+                    + grid.xLabels().size() + " cells");
+        }
+        this.marks = marks == null ? null : java.util.Arrays.stream(marks).map(String[]::clone)
+                .toArray(String[][]::new);
         Objects.requireNonNull(grid, "grid");
         int nx = grid.xLabels().size();
         int ny = grid.yLabels().size();
@@ -179,10 +201,12 @@ public final class HeatmapChart {
                     double w = Math.abs(x1 - x0);
                     double h = Math.abs(y1 - y0);
                     if (Double.isNaN(v)) {
-                        gc.setFill(Color.gray(0.5, 0.25));
+                        String mark = marks != null && marks[j][i] != null ? marks[j][i] : "n/a";
+                        boolean oom = mark.equalsIgnoreCase("OOM");
+                        gc.setFill(oom ? Color.rgb(200, 40, 40, 0.25) : Color.gray(0.5, 0.25));
                         gc.fillRect(left + 1, top + 1, w - 2, h - 2);
-                        gc.setFill(Color.gray(0.5));
-                        gc.fillText("n/a", left + w / 2, top + h / 2);
+                        gc.setFill(oom ? Color.rgb(170, 20, 20) : Color.gray(0.5));
+                        gc.fillText(mark, left + w / 2, top + h / 2);
                         continue;
                     }
                     Color c = colourOf(v);

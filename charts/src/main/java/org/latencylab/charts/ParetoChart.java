@@ -32,6 +32,8 @@ public final class ParetoChart {
     private final DoubleDataSet all = new DoubleDataSet("configurations", 0);
     private final DoubleDataSet front = new DoubleDataSet("Pareto front", 0);
     private List<LabelledPoint> lastFront = List.of();
+    private final DefaultNumericAxis xAxis;
+    private final DefaultNumericAxis yAxis;
 
     /**
      * @param title chart title, e.g. {@code "vLLM config grid: throughput vs P99 TTFT"}; not blank
@@ -47,8 +49,8 @@ public final class ParetoChart {
         Objects.requireNonNull(theme, "theme");
         this.xGoal = Objects.requireNonNull(xGoal, "xGoal");
         this.yGoal = Objects.requireNonNull(yGoal, "yGoal");
-        DefaultNumericAxis xAxis = ChartScaffold.axis(Objects.requireNonNull(x, "x"), Side.BOTTOM);
-        DefaultNumericAxis yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
+        xAxis = ChartScaffold.axis(Objects.requireNonNull(x, "x"), Side.BOTTOM);
+        yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
         xAxis.setAutoRangePadding(0.08);
         yAxis.setAutoRangePadding(0.08);
         chart = ChartScaffold.chart(title, xAxis, yAxis, theme);
@@ -112,5 +114,28 @@ public final class ParetoChart {
         double[] fx = lastFront.stream().mapToDouble(LabelledPoint::x).toArray();
         double[] fy = lastFront.stream().mapToDouble(LabelledPoint::y).toArray();
         ChartScaffold.write(front, "Pareto front (" + lastFront.size() + " of " + points.size() + ")", fx, fy);
+        if (ax.length > 0) {
+            // fixed ranges with a margin on every side, and more on the right where the labels go: auto-ranging
+            // puts extreme points on the plot's edge and cuts their labels
+            double[] xr = range(ax);
+            double[] yr = range(ay);
+            double xs = xr[1] - xr[0];
+            double ys = yr[1] - yr[0];
+            xAxis.setAutoRanging(false);
+            yAxis.setAutoRanging(false);
+            xAxis.set(xr[0] - 0.08 * xs, xr[1] + 0.4 * xs);
+            yAxis.set(yr[0] - 0.08 * ys, yr[1] + 0.08 * ys);
+        }
+    }
+
+    /** @return {min, max} of the values, widened around a single value so that the range is never empty */
+    private static double[] range(double[] v) {
+        double min = java.util.Arrays.stream(v).min().orElse(0);
+        double max = java.util.Arrays.stream(v).max().orElse(1);
+        if (max - min < 1e-9 * Math.max(1, Math.abs(max))) {
+            double pad = Math.max(1e-9, Math.abs(max) * 0.1);
+            return new double[] {min - pad, max + pad};
+        }
+        return new double[] {min, max};
     }
 }

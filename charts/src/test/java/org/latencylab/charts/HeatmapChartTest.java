@@ -59,6 +59,29 @@ class HeatmapChartTest {
     }
 
     @Test
+    void anOutOfMemoryCellIsTintedRedAndOtherUnmeasuredCellsGrey() throws Exception {
+        HeatGrid grid = new HeatGrid(List.of("512", "2048"), List.of("8", "16"),
+                new double[][] {{60, 70}, {110, Double.NaN}});
+        AtomicReference<HeatmapChart> heat = new AtomicReference<>();
+        Path png = dir.resolve("oom.png");
+        ChartImages.writePng(() -> {
+            heat.set(new HeatmapChart("tokens/s", new Quantity("prefill", "tokens"),
+                    new Quantity("batch", "sequences"), new Quantity("output", "tokens/s"), false, ChartTheme.LIGHT));
+            heat.get().update(grid, new String[][] {{null, null}, {null, "OOM"}});
+            return heat.get().chart();
+        }, 800, 500, 1.0, png);
+        BufferedImage img = Pixels.read(png);
+        XYChart chart = heat.get().chart();
+        Bounds plot = Pixels.plotArea(chart);
+        int oom = pixelInCell(img, chart, plot, 1, 1);
+        int red = (oom >> 16) & 0xff;
+        int green = (oom >> 8) & 0xff;
+        assertThat(red - green).as("red tint of the OOM cell").isGreaterThan(25);
+        assertThatThrownBy(() -> Fx.run(() -> heat.get().update(grid, new String[][] {{null}})))
+                .hasMessageContaining("marks must have 2 rows");
+    }
+
+    @Test
     void logColourScaleRejectsValuesAtOrBelowZero() {
         HeatGrid grid = new HeatGrid(List.of("a"), List.of("b"), new double[][] {{0}});
         assertThatThrownBy(() -> Fx.run(() -> {

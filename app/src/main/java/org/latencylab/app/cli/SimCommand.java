@@ -1,8 +1,8 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.sim.SimMain;
 import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;
-import org.latencylab.engine.sim.SimServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -13,16 +13,18 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code latencylab sim}: serves the built-in simulator until Ctrl-C. */
 @Command(name = "sim", mixinStandardHelpOptions = true,
-        description = {"Serve the built-in simulated LLM server on loopback until Ctrl-C.",
+        description = {"Serve the built-in simulated LLM server on loopback until Ctrl-C (or SIGTERM).",
+                "Exit status 3 with a 'CUDA out of memory' line when the profile's engine model does not fit in "
+                        + "its simulated GPU.",
                 "%nRoutes: OpenAI-compatible /v1/chat/completions, /v1/completions, /v1/models; /health; /metrics"
-                        + " (vLLM metric names); Anthropic /v1/messages; Ollama /api/chat, /api/generate; TGI /generate_stream."})
+                        + " (the profile's engine metric names; vLLM by default); /sim/gpu (simulated nvidia-smi CSV); Anthropic /v1/messages; Ollama /api/chat, /api/generate; TGI /generate_stream."})
 final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Option(names = {"-p", "--profile"}, defaultValue = "llama-8b-class",
             description = "built-in profile name or profile file (default: ${DEFAULT-VALUE}); built-ins: "
-                    + "llama-8b-class, small-fast, small-fast-narrow, zero-latency")
+                    + "llama-8b-class, small-fast, small-fast-narrow, zero-latency, vllm-like, tgi-like, sglang-like, ollama-like")
     String profile;
 
     @Option(names = "--port", defaultValue = "0", description = "TCP port on 127.0.0.1 (default: 0 = any free port)")
@@ -33,6 +35,16 @@ final class SimCommand implements Callable<Integer> {
 
     @Option(names = "--seed", defaultValue = "42", description = "seed of the latency jitter (default: ${DEFAULT-VALUE})")
     long seed;
+
+    @Option(names = "--max-num-seqs", description = "override the profile's most running sequences (batch size)")
+    Integer maxNumSeqs;
+
+    @Option(names = "--max-batched-tokens", description = "override the engine's prefill tokens per step "
+            + "(chunked prefill budget; profiles with an engine section)")
+    Integer maxBatchedTokens;
+
+    @Option(names = "--gpu-memory-gib", description = "override the simulated GPU's memory, GiB")
+    Double gpuMemoryGib;
 
     @Override
     public Integer call() throws Exception {
@@ -45,23 +57,13 @@ final class SimCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--profile: " + e.getMessage(), e);
         }
-        SimServer server;
-        try {
-            server = SimServer.start(prof, SimOptions.builder().port(port).stamping(stamping).seed(seed).build());
-        } catch (java.io.UncheckedIOException e) {
-            throw new IllegalArgumentException("cannot serve on 127.0.0.1:" + port + " (" + e.getCause().getMessage()
-                    + "); choose another --port, or 0 for any free port", e);
+        prof = SimMain.withOverrides(prof, maxNumSeqs, maxBatchedTokens, gpuMemoryGib);
+        int status = SimMain.serve(prof, SimOptions.builder().port(port).stamping(stamping).seed(seed).build(),
+                System.out, System.err, new CountDownLatch(1));
+        if (status == 1) {
+            throw new IllegalArgumentException("cannot serve on 127.0.0.1:" + port
+                    + "; choose another --port, or 0 for any free port");
         }
-        CountDownLatch stop = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.close();
-            stop.countDown();
-        }, "latencylab-sim-stop"));
-        var out = spec.commandLine().getOut();
-        out.println(server.describe());
-        out.println("base URL: " + server.baseUrl() + "  (Ctrl-C stops)");
-        out.flush();
-        stop.await();
-        return ExitCodes.OK;
+        return status;
     }
 }

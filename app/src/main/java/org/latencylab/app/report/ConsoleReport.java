@@ -57,6 +57,11 @@ public final class ConsoleReport {
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
+            } else if (s.result() instanceof org.latencylab.engine.server.ServerBenchResult sb) {
+                ServerBenchReport.print(sb, out);
+                if (s.stats() != null) {
+                    printCounts(s.stats(), examples, out);
+                }
             } else if (s.result() instanceof GridResult g) {
                 printGrid(g, out);
                 if (s.stats() != null) {

@@ -235,7 +235,8 @@ public final class ResultCharts {
     /**
      * Writes the charts of a finished run into its directory: {@code cdf-ttft-e2e.png} (every probe or load step,
      * or {@code cdf-ttft-e2e-<label>.png} when there are several), {@code sweep-fit.png} (likewise per sweep),
-     * {@code load-over-time-<label>.png} per load step and {@code grid-heatmap-<label>.png} per grid step.
+     * {@code load-over-time-<label>.png} per load step, {@code grid-heatmap-<label>.png} per grid step, and the
+     * Pareto and batching-heatmap charts of each server-bench step ({@link ServerBenchCharts#write}).
      *
      * Every chart is drawn from the engine's result model (no request is read again); the title of a run that
      * was cancelled or interrupted says so, as its charts show only the requests that finished.
@@ -255,6 +256,10 @@ public final class ResultCharts {
                 && !(s.result() instanceof GridResult)).count(); // a step whose result was lost counts as a probe
         long sweeps = run.steps().stream().filter(s -> s.result() instanceof SweepRunner.SweepResult).count();
         for (RunResult.StepOutcome s : run.steps()) {
+            if (s.result() instanceof org.latencylab.engine.server.ServerBenchResult sb) {
+                out.addAll(ServerBenchCharts.write(sb, run.runDirectory(), run.name(), WIDTH_PX, HEIGHT_PX));
+                continue;
+            }
             if (s.result() instanceof GridResult g) {
                 Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
                 String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name()

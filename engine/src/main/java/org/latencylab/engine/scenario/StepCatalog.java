@@ -17,10 +17,13 @@ import org.latencylab.engine.results.StepTypes;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.run.StepResult;
 import java.util.Map;
+import org.latencylab.engine.server.ServerBenchResult;
+import org.latencylab.engine.server.ServerBenchRunner;
+import org.latencylab.engine.server.ServerBenchSpec;
 
 /**
  * The composition root of step types: the one place that lists every experiment type LatencyLab knows (probe,
- * sweep, load, grid) with its spec, its runner and its result, for the scenario reader, the run engine and the
+ * sweep, load, grid, server-bench) with its spec, its runner and its result, for the scenario reader, the run engine and the
  * reader of run directories alike, so they can never disagree. Thread-safe (returns new instances).
  */
 public final class StepCatalog {
@@ -33,7 +36,8 @@ public final class StepCatalog {
                 .registerType(ProbeSpec.TYPE, ProbeSpec.class)
                 .registerType(SweepSpec.TYPE, SweepSpec.class)
                 .registerType(LoadSpec.TYPE, LoadSpec.class)
-                .registerType(GridSpec.TYPE, GridSpec.class);
+                .registerType(GridSpec.TYPE, GridSpec.class)
+                .registerType(ServerBenchSpec.TYPE, ServerBenchSpec.class);
     }
 
     /** @return a run engine that runs every known experiment type */
@@ -42,7 +46,8 @@ public final class StepCatalog {
                 .register(ProbeSpec.class, new ProbeRunner())
                 .register(SweepSpec.class, new SweepRunner())
                 .register(LoadSpec.class, new LoadStepRunner())
-                .register(GridSpec.class, new GridStepRunner());
+                .register(GridSpec.class, new GridStepRunner())
+                .register(ServerBenchSpec.class, new ServerBenchRunner());
     }
 
     /** @return the step types as a reader of run directories needs them */
@@ -50,7 +55,7 @@ public final class StepCatalog {
         ScenarioLoader loader = loader();
         Map<String, Class<? extends StepResult>> results = Map.of(ProbeSpec.TYPE, ProbeRunner.ProbeResult.class,
                 SweepSpec.TYPE, SweepRunner.SweepResult.class, LoadSpec.TYPE, LoadResult.class,
-                GridSpec.TYPE, GridResult.class);
+                GridSpec.TYPE, GridResult.class, ServerBenchSpec.TYPE, ServerBenchResult.class);
         return new StepTypes() {
             @Override
             public ExperimentSpec spec(String file, String at, JsonNode node) {

@@ -62,7 +62,7 @@ final class ProfileReader {
                     + "'prefill' and 'decode'");
         }
         object(root, "", List.of("name", "model", "source", "prefill", "decode", "maxRunningSeqs", "jitter",
-                "prefixCache", "reasoning", "faults"));
+                "prefixCache", "reasoning", "faults", "engine"));
         String name = string(root, "", "name", defaultName);
         String model = string(root, "", "model", name);
         String source = string(root, "", "source", "");
@@ -112,7 +112,35 @@ final class ProfileReader {
         if (present(f)) {
             faults = faults(f);
         }
-        return new SimProfile(name, model, source, prefill, decode, maxRunning, jitter, cache, reasoning, faults);
+        SimProfile.Engine engine = SimProfile.Engine.NONE;
+        JsonNode en = root.get("engine");
+        if (present(en)) {
+            engine = engine(en);
+        }
+        return new SimProfile(name, model, source, prefill, decode, maxRunning, jitter, cache, reasoning, faults,
+                engine);
+    }
+
+    private SimProfile.Engine engine(JsonNode n) {
+        object(n, "engine", List.of("metrics", "gpu", "weightsGiB", "overheadGiB", "kvBytesPerToken",
+                "maxBatchedTokens", "chunkOverheadSeconds", "reserveFullBatch"));
+        String metrics = string(n, "engine", "metrics", "vllm");
+        SimProfile.Gpu gpu = null;
+        JsonNode g = n.get("gpu");
+        if (present(g)) {
+            object(g, "engine.gpu", List.of("name", "memoryGiB", "idleWatts", "maxWatts", "smClockMhz"));
+            double idle = number(g, "engine.gpu", "idleWatts", 30.0, 0, false, 5000);
+            gpu = new SimProfile.Gpu(string(g, "engine.gpu", "name", "simulated GPU"),
+                    number(g, "engine.gpu", "memoryGiB", null, 0, true, 10_000), idle,
+                    number(g, "engine.gpu", "maxWatts", Math.max(idle, 300.0), idle, false, 5000),
+                    integer(g, "engine.gpu", "smClockMhz", 1500, 1, 10_000));
+        }
+        long kv = integer(n, "engine", "kvBytesPerToken", 0, 0, 1_000_000_000);
+        return new SimProfile.Engine(metrics, gpu, number(n, "engine", "weightsGiB", 0.0, 0, false, 10_000),
+                number(n, "engine", "overheadGiB", 0.0, 0, false, 10_000), kv,
+                integer(n, "engine", "maxBatchedTokens", 1_000_000, 1, 10_000_000),
+                number(n, "engine", "chunkOverheadSeconds", 0.0, 0, false, 60),
+                bool(n, "engine", "reserveFullBatch", false));
     }
 
     private SimProfile.Faults faults(JsonNode f) {

@@ -51,6 +51,7 @@ final class SimHandler implements HttpHandler {
     private final SimOptions options;
     private final AdmissionQueue admission;
     private final SimMetrics metrics;
+    private final GpuModel gpu;
     private final BlockHashCache cache;
     private final SplittableRandom master;
     private final AtomicLong requestIds = new AtomicLong();
@@ -66,6 +67,11 @@ final class SimHandler implements HttpHandler {
     private final Dialect fallbackErrors = new OpenAiDialect(true);
 
     SimHandler(SimProfile profile, SimOptions options, AdmissionQueue admission, SimMetrics metrics) {
+        this(profile, options, admission, metrics, new GpuModel(profile));
+    }
+
+    SimHandler(SimProfile profile, SimOptions options, AdmissionQueue admission, SimMetrics metrics, GpuModel gpu) {
+        this.gpu = gpu;
         this.profile = profile;
         this.options = options;
         this.admission = admission;
@@ -114,9 +120,26 @@ final class SimHandler implements HttpHandler {
                     return;
                 }
             }
+            case "/sim/gpu" -> {
+                String csv = gpu.nvidiaSmiCsv(admission.running());
+                if (get && csv != null) {
+                    sendText(ex, 200, "text/csv; charset=utf-8", csv);
+                    return;
+                }
+                if (csv == null) {
+                    sendJson(ex, 404, fallbackErrors.error(404, Dialect.ErrorKind.NOT_FOUND,
+                            "this simulator profile has no engine.gpu, so there is no simulated GPU", null), Map.of());
+                    return;
+                }
+            }
             case "/metrics" -> {
-                if (get) {
+                if (get && metrics.exposed()) {
                     sendText(ex, 200, SimMetrics.CONTENT_TYPE, metrics.scrape());
+                    return;
+                }
+                if (!metrics.exposed()) {
+                    sendJson(ex, 404, fallbackErrors.error(404, Dialect.ErrorKind.NOT_FOUND,
+                            "this server exposes no /metrics (engine.metrics: none)", null), Map.of());
                     return;
                 }
             }
@@ -232,13 +255,27 @@ final class SimHandler implements HttpHandler {
         } catch (InterruptedException e) {
             throw new AbruptClose("server closing");
         }
+        boolean fits = false;
         try {
             // without a wait, the model's clock runs from the body read (parsing and tokenising are absorbed)
             t.admittedNanos = waited ? System.nanoTime() : arrive;
+            metrics.queued(t.admittedNanos - arrive);
+            fits = gpu.admit(ids.length);
+            if (!fits) {
+                if (writer != null) {
+                    throw new AbruptClose("simulated out of memory");
+                }
+                sendJson(ex, 500, dialect.error(500, Dialect.ErrorKind.SERVER_ERROR,
+                        "CUDA out of memory (simulated)", null), Map.of());
+                return;
+            }
             run(ex, dialect, t, ids, writer, rnd, reset);
         } catch (InterruptedException e) {
             throw new AbruptClose("server closing");
         } finally {
+            if (fits) {
+                gpu.release(ids.length + (long) t.emitted);
+            }
             admission.release();
         }
     }
@@ -257,6 +294,7 @@ final class SimHandler implements HttpHandler {
         SimProfile.Stall stall = profile.faults().stall();
         long deadline = t.admittedNanos + jitter(profile.prefillNanos(ids.length - t.cachedTokens), sigma, rnd);
         WordSource words = new WordSource(rnd);
+        long previous = 0;
         for (int i = 0; i < max; i++) {
             if (i > 0) {
                 deadline += jitter(profile.gapNanos(Math.max(1, admission.running())), sigma, rnd);
@@ -272,6 +310,7 @@ final class SimHandler implements HttpHandler {
             boolean reasoning = i < t.reasoningTokens;
             (reasoning ? t.reasoning : t.answer).append(piece.text());
             t.emitted++;
+            gpu.token();
             long written = System.nanoTime();
             if (writer != null) {
                 for (WireEvent e : dialect.token(t, piece, reasoning, i == max - 1)) {
@@ -280,9 +319,12 @@ final class SimHandler implements HttpHandler {
             }
             if (i == 0) {
                 t.firstTokenNanos = written;
-                metrics.prefillDone(ids.length);
+                metrics.prefillDone(ids.length, t.cachedTokens);
                 metrics.firstToken(written - t.arriveNanos);
+            } else {
+                metrics.interToken(written - previous);
             }
+            previous = written;
             t.lastTokenNanos = written;
             metrics.token();
         }
@@ -309,7 +351,7 @@ final class SimHandler implements HttpHandler {
             }
             out.write(bytes);
         }
-        metrics.finished(System.nanoTime() - t.arriveNanos, "length");
+        metrics.finished(System.nanoTime() - t.arriveNanos, "length", t.emitted);
     }
 
     // ---------------------------------------------------------------- helpers

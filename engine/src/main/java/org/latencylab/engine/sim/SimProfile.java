@@ -48,11 +48,13 @@ import java.util.stream.Stream;
  * @param prefixCache    prefix cache settings
  * @param reasoning      how many leading output tokens are reasoning
  * @param faults         injected faults
+ * @param engine         the inference-engine model (metric names, GPU memory, chunked prefill); {@link Engine#NONE}
+ *                       when the profile has no {@code engine} section
  * @throws IllegalArgumentException when a value is out of range; the message names the field
  */
 public record SimProfile(String name, String model, String source, Prefill prefill, Decode decode,
                          int maxRunningSeqs, Jitter jitter, PrefixCache prefixCache, Reasoning reasoning,
-                         Faults faults) {
+                         Faults faults, Engine engine) {
 
     /** Classpath folder (relative to this class) holding the built-in profiles. */
     static final String BUILTIN_DIR = "profiles/";
@@ -72,6 +74,123 @@ public record SimProfile(String name, String model, String source, Prefill prefi
         prefixCache = prefixCache == null ? PrefixCache.OFF : prefixCache;
         reasoning = reasoning == null ? Reasoning.NONE : reasoning;
         faults = faults == null ? Faults.NONE : faults;
+        engine = engine == null ? Engine.NONE : engine;
+    }
+
+    /**
+     * A profile without an engine section ({@link Engine#NONE}).
+     *
+     * @param name           profile name
+     * @param model          model name
+     * @param source         where the numbers come from
+     * @param prefill        prefill law
+     * @param decode         decode law
+     * @param maxRunningSeqs most sequences served at once
+     * @param jitter         jitter
+     * @param prefixCache    prefix cache
+     * @param reasoning      reasoning tokens
+     * @param faults         faults
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public SimProfile(String name, String model, String source, Prefill prefill, Decode decode, int maxRunningSeqs,
+                      Jitter jitter, PrefixCache prefixCache, Reasoning reasoning, Faults faults) {
+        this(name, model, source, prefill, decode, maxRunningSeqs, jitter, prefixCache, reasoning, faults,
+                Engine.NONE);
+    }
+
+    /**
+     * How the simulated server behaves like a particular inference engine (vLLM, SGLang, TGI, Ollama): which metric
+     * names its {@code /metrics} uses, how much memory the simulated GPU has and how it fills, and chunked prefill.
+     *
+     * <h2>Memory model</h2>
+     * GPU memory used = {@code overheadGiB} (CUDA context, activations) + {@code weightsGiB} + KV cache, where the KV
+     * cache is {@code kvBytesPerToken} × the tokens in flight (prompt plus generated tokens of every running
+     * sequence) — or, when {@code reserveFullBatch} is set (as TGI does at warm-up), the whole batch reserved at
+     * start: {@code kvBytesPerToken × maxRunningSeqs × maxBatchedTokens}. When the reserve does not fit in
+     * {@code gpu.memoryGiB} the server fails at start with an out-of-memory error; when the tokens in flight do not
+     * fit, the request that would overflow fails (and a server process started with {@code sim} exits with an
+     * out-of-memory message, as a real engine would crash).
+     *
+     * <h2>Chunked prefill</h2>
+     * A prompt of n tokens is prefilled in {@code ceil(n / maxBatchedTokens)} chunks; each chunk after the first
+     * adds {@code chunkOverheadSeconds} (one more scheduler step) to the prefill law's time.
+     *
+     * <p>Both are stand-ins for the real mechanisms, chosen so that grids over batch size and prefill budget show
+     * the shapes a real engine shows (more throughput with larger batches, an out-of-memory cell), not numbers of
+     * any particular GPU.
+     *
+     * @param metrics              metric naming of {@code /metrics}: {@code vllm}, {@code sglang}, {@code tgi} or
+     *                             {@code none} (no {@code /metrics}, as Ollama)
+     * @param gpu                  the simulated GPU, or null for none (no memory model, no {@code /sim/gpu})
+     * @param weightsGiB           model weights on the GPU, GiB (2^30 bytes), in [0, 10000]
+     * @param overheadGiB          fixed overhead (CUDA context, activations), GiB, in [0, 10000]
+     * @param kvBytesPerToken      KV-cache bytes per token, in [0, 10^9]; e.g. Llama-2-7B in 16 bit: 32 layers × 32
+     *                             KV heads × 128 dims × 2 (K and V) × 2 bytes = 524288
+     * @param maxBatchedTokens     prefill tokens per scheduler step (vLLM {@code --max-num-batched-tokens}, TGI
+     *                             {@code --max-batch-prefill-tokens}), in [1, 10^7]
+     * @param chunkOverheadSeconds extra prefill time per additional chunk, s, in [0, 60]
+     * @param reserveFullBatch     whether the KV of the whole batch is reserved at start (TGI) rather than grown
+     *                             with the tokens in flight (vLLM's paged cache)
+     */
+    public record Engine(String metrics, Gpu gpu, double weightsGiB, double overheadGiB, long kvBytesPerToken,
+                         int maxBatchedTokens, double chunkOverheadSeconds, boolean reserveFullBatch) {
+        /** Metric namings {@link #metrics} accepts. */
+        public static final List<String> NAMINGS = List.of("vllm", "sglang", "tgi", "none");
+
+        /** No engine model: vLLM metric names, no GPU. */
+        public static final Engine NONE = new Engine("vllm", null, 0, 0, 0, 1_000_000, 0, false);
+
+        public Engine {
+            metrics = metrics == null ? "vllm" : metrics.strip().toLowerCase(java.util.Locale.ROOT);
+            if (!NAMINGS.contains(metrics)) {
+                throw new IllegalArgumentException("field 'engine.metrics' must be one of " + NAMINGS + ", was '"
+                        + metrics + "'");
+            }
+            ProfileCheck.number("engine.weightsGiB", weightsGiB, 0, false, 10_000);
+            ProfileCheck.number("engine.overheadGiB", overheadGiB, 0, false, 10_000);
+            ProfileCheck.integer("engine.kvBytesPerToken", kvBytesPerToken, 0, 1_000_000_000);
+            ProfileCheck.integer("engine.maxBatchedTokens", maxBatchedTokens, 1, 10_000_000);
+            ProfileCheck.number("engine.chunkOverheadSeconds", chunkOverheadSeconds, 0, false, 60);
+        }
+
+        /** @param tokens prefill budget per step, in [1, 10^7] @return a copy with it */
+        public Engine withMaxBatchedTokens(int tokens) {
+            return new Engine(metrics, gpu, weightsGiB, overheadGiB, kvBytesPerToken, tokens, chunkOverheadSeconds,
+                    reserveFullBatch);
+        }
+
+        /** @param memoryGiB GPU memory, GiB, &gt; 0 @return a copy with it (requires a GPU) */
+        public Engine withGpuMemoryGiB(double memoryGiB) {
+            if (gpu == null) {
+                throw new IllegalArgumentException("the profile has no engine.gpu whose memory could be set");
+            }
+            return new Engine(metrics, new Gpu(gpu.name(), memoryGiB, gpu.idleWatts(), gpu.maxWatts(),
+                    gpu.smClockMhz()), weightsGiB, overheadGiB, kvBytesPerToken, maxBatchedTokens,
+                    chunkOverheadSeconds, reserveFullBatch);
+        }
+    }
+
+    /**
+     * The simulated GPU behind an {@link Engine}, reported on {@code /sim/gpu} in {@code nvidia-smi}'s CSV format.
+     * Utilisation while sequences run is modelled as {@code 35 + 65 × running / maxRunningSeqs} %, power as
+     * {@code idle + (max − idle) × utilisation}: stand-ins, not measurements.
+     *
+     * @param name        e.g. {@code NVIDIA A10G (simulated)}; not blank
+     * @param memoryGiB   total memory, GiB, in (0, 10000]
+     * @param idleWatts   power draw when idle, W, in [0, 5000]
+     * @param maxWatts    power draw at full utilisation, W, in [idleWatts, 5000]
+     * @param smClockMhz  SM clock while busy, MHz, in [1, 10000] (210 MHz when idle)
+     */
+    public record Gpu(String name, double memoryGiB, double idleWatts, double maxWatts, int smClockMhz) {
+        public Gpu {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("field 'engine.gpu.name' must be a non-blank string");
+            }
+            ProfileCheck.number("engine.gpu.memoryGiB", memoryGiB, 0, true, 10_000);
+            ProfileCheck.number("engine.gpu.idleWatts", idleWatts, 0, false, 5000);
+            ProfileCheck.number("engine.gpu.maxWatts", maxWatts, idleWatts, false, 5000);
+            ProfileCheck.integer("engine.gpu.smClockMhz", smClockMhz, 1, 10_000);
+        }
     }
 
     /**
@@ -288,6 +407,8 @@ public record SimProfile(String name, String model, String source, Prefill prefi
             throw new IllegalArgumentException("promptTokens must be >= 0, was " + promptTokens);
         }
         double s = prefill.t0Seconds() + prefill.k() * Math.pow(promptTokens, prefill.alpha());
+        long chunks = (promptTokens + (long) engine.maxBatchedTokens() - 1) / engine.maxBatchedTokens();
+        s += engine.chunkOverheadSeconds() * Math.max(0, chunks - 1);
         return Math.round(s * 1e9);
     }
 
@@ -305,30 +426,36 @@ public record SimProfile(String name, String model, String source, Prefill prefi
     /** @param newFaults faults (null = none) @return a copy with these faults */
     public SimProfile withFaults(Faults newFaults) {
         return new SimProfile(name, model, source, prefill, decode, maxRunningSeqs, jitter, prefixCache, reasoning,
-                newFaults);
+                newFaults, engine);
     }
 
     /** @param seqs most running sequences, in [1, 1000000] @return a copy with that limit */
     public SimProfile withMaxRunningSeqs(int seqs) {
-        return new SimProfile(name, model, source, prefill, decode, seqs, jitter, prefixCache, reasoning, faults);
+        return new SimProfile(name, model, source, prefill, decode, seqs, jitter, prefixCache, reasoning, faults, engine);
+    }
+
+    /** @param newEngine engine model (null = none) @return a copy with it */
+    public SimProfile withEngine(Engine newEngine) {
+        return new SimProfile(name, model, source, prefill, decode, maxRunningSeqs, jitter, prefixCache, reasoning,
+                faults, newEngine);
     }
 
     /** @param newJitter jitter (null = none) @return a copy with that jitter */
     public SimProfile withJitter(Jitter newJitter) {
         return new SimProfile(name, model, source, prefill, decode, maxRunningSeqs, newJitter, prefixCache,
-                reasoning, faults);
+                reasoning, faults, engine);
     }
 
     /** @param cache prefix cache settings (null = off) @return a copy with them */
     public SimProfile withPrefixCache(PrefixCache cache) {
         return new SimProfile(name, model, source, prefill, decode, maxRunningSeqs, jitter, cache, reasoning,
-                faults);
+                faults, engine);
     }
 
     /** @param newReasoning reasoning settings (null = none) @return a copy with them */
     public SimProfile withReasoning(Reasoning newReasoning) {
         return new SimProfile(name, model, source, prefill, decode, maxRunningSeqs, jitter, prefixCache,
-                newReasoning, faults);
+                newReasoning, faults, engine);
     }
 
     // ---------------------------------------------------------------- loading

@@ -52,11 +52,13 @@ public final class SimServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService executor;
     private final AdmissionQueue admission;
+    private final GpuModel gpu;
     private final String baseUrl;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SimServer(SimProfile profile, SimOptions options, HttpServer server, ExecutorService executor,
-                      AdmissionQueue admission) {
+                      AdmissionQueue admission, GpuModel gpu) {
+        this.gpu = gpu;
         this.profile = profile;
         this.options = options;
         this.server = server;
@@ -76,10 +78,12 @@ public final class SimServer implements AutoCloseable {
      * @throws IllegalArgumentException when the host is not a loopback address and
      *                                  {@link SimOptions#allowNonLoopback()} is off, or cannot be resolved
      * @throws UncheckedIOException     when the port cannot be bound
+     * @throws SimOutOfMemoryException  when the profile's engine model does not fit in its simulated GPU at start
      */
     public static SimServer start(SimProfile profile, SimOptions options) {
         Objects.requireNonNull(profile, "profile");
         Objects.requireNonNull(options, "options");
+        GpuModel.checkStart(profile);
         InetAddress address;
         try {
             address = InetAddress.getByName(options.host());
@@ -102,11 +106,12 @@ public final class SimServer implements AutoCloseable {
         WordSource.wordPieces();
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         AdmissionQueue admission = new AdmissionQueue(profile.maxRunningSeqs());
-        SimMetrics metrics = new SimMetrics(profile.model(), admission);
-        server.createContext("/", new SimHandler(profile, options, admission, metrics));
+        GpuModel gpu = new GpuModel(profile);
+        SimMetrics metrics = new SimMetrics(profile.model(), admission, gpu, profile.engine().metrics());
+        server.createContext("/", new SimHandler(profile, options, admission, metrics, gpu));
         server.setExecutor(executor);
         server.start();
-        return new SimServer(profile, options, server, executor, admission);
+        return new SimServer(profile, options, server, executor, admission, gpu);
     }
 
     /** @return the bound TCP port (the ephemeral one when the options asked for 0) */
@@ -144,6 +149,21 @@ public final class SimServer implements AutoCloseable {
         return admission.running();
     }
 
+    /** @return simulated GPU memory in use now, bytes (0 when the profile has no {@code engine.gpu}) */
+    public long gpuMemoryUsedBytes() {
+        return gpu.usedBytes();
+    }
+
+    /**
+     * Sets what happens when a request does not fit in the simulated GPU's memory (the request fails either way);
+     * the {@code sim} command ends its process, as a real engine would crash.
+     *
+     * @param handler called with a "CUDA out of memory" message, on the request's thread
+     */
+    public void onOutOfMemory(java.util.function.Consumer<String> handler) {
+        gpu.onOutOfMemory(Objects.requireNonNull(handler, "handler"));
+    }
+
     /** @return requests waiting for a slot right now, >= 0 */
     public int waitingRequests() {
         return admission.waiting();
@@ -174,6 +194,14 @@ public final class SimServer implements AutoCloseable {
                 .append(profile.faults().any() ? "; faults on" : "; no faults").append('\n');
         sb.append("  routes:   OpenAI /v1/chat/completions /v1/completions /v1/models; Anthropic /v1/messages; "
                 + "Ollama /api/chat /api/generate /api/tags; TGI /generate_stream /generate /info; /health /metrics\n");
+        SimProfile.Engine e = profile.engine();
+        if (e.gpu() != null) {
+            sb.append(String.format(java.util.Locale.ROOT, "  engine:   %s metric names; GPU %s %.1f GiB; weights "
+                            + "%.2f GiB + overhead %.2f GiB; KV %d bytes/token%s; %d prefill tokens per step "
+                            + "(/sim/gpu: nvidia-smi CSV)%n", e.metrics(), e.gpu().name(), e.gpu().memoryGiB(),
+                    e.weightsGiB(), e.overheadGiB(), e.kvBytesPerToken(),
+                    e.reserveFullBatch() ? " (whole batch reserved at start)" : "", e.maxBatchedTokens()));
+        }
         sb.append("  stamping: ").append(options.stamping() ? "on (x_sent_ns)" : "off")
                 .append("; seed ").append(options.seed());
         return sb.toString();
