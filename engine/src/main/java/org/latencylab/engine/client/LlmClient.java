@@ -82,6 +82,7 @@ public final class LlmClient implements AutoCloseable {
     private final OkHttpClient http;
     private final Map<Protocol, ProtocolAdapter> adapters = new EnumMap<>(Protocol.class);
     private final TokenCounter counter = TokenCounter.cl100k();
+    private final KserveGrpcClient grpc;
     private volatile OkHttpClient insecureHttp;
 
     /**
@@ -99,6 +100,15 @@ public final class LlmClient implements AutoCloseable {
      *                inject a map here instead of the real environment.
      */
     public LlmClient(ClientOptions options, Function<String, String> env) {
+        this(options, env, HttpVersion.AUTO);
+    }
+
+    /**
+     * @param options timeouts, retries and what to keep; not null
+     * @param env     looks up an environment variable by name (returns null when unset); not null
+     * @param version the HTTP version to speak (HTTP/1.1 only, h2c by prior knowledge, or ALPN's choice); not null
+     */
+    public LlmClient(ClientOptions options, Function<String, String> env, HttpVersion version) {
         this.options = Objects.requireNonNull(options, "options");
         this.env = Objects.requireNonNull(env, "env");
         this.dispatcherExecutor = Executors.newVirtualThreadPerTaskExecutor();
@@ -114,6 +124,7 @@ public final class LlmClient implements AutoCloseable {
                 .writeTimeout(options.firstByteTimeout())
                 .callTimeout(Duration.ZERO)
                 .retryOnConnectionFailure(false)
+                .protocols(Objects.requireNonNull(version, "version").okhttpProtocols())
                 .eventListenerFactory(call -> {
                     TimingListener t = call.request().tag(TimingListener.class);
                     return t != null ? t : EventListener.NONE;
@@ -125,6 +136,7 @@ public final class LlmClient implements AutoCloseable {
         register(OllamaAdapter.CHAT);
         register(OllamaAdapter.GENERATE);
         register(TgiAdapter.INSTANCE);
+        this.grpc = new KserveGrpcClient(options, counter);
         warmUpOnce();
     }
 
@@ -180,12 +192,14 @@ public final class LlmClient implements AutoCloseable {
 
     /** @param protocol a protocol @return true when this client has an adapter for it */
     public boolean supports(Protocol protocol) {
-        return adapters.containsKey(protocol);
+        return adapters.containsKey(protocol) || protocol == Protocol.KSERVE_GRPC;
     }
 
     /** @return the protocols this client speaks */
     public Set<Protocol> supportedProtocols() {
-        return Set.copyOf(adapters.keySet());
+        java.util.EnumSet<Protocol> all = java.util.EnumSet.copyOf(adapters.keySet());
+        all.add(Protocol.KSERVE_GRPC);
+        return Set.copyOf(all);
     }
 
     /**
@@ -212,7 +226,11 @@ public final class LlmClient implements AutoCloseable {
         b.intendedStartNanos = ticket.intendedStartNanos();
         String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
         try {
-            run(endpoint, request, key, b);
+            if (endpoint.protocol() == Protocol.KSERVE_GRPC) {
+                grpc.execute(endpoint, request, key, b); // gRPC: its own client, same record
+            } else {
+                run(endpoint, request, key, b);
+            }
         } catch (RuntimeException e) {
             // safety net: a bug in parsing must not kill the run; the request is recorded as unparseable
             resetOutcome(b);
@@ -570,9 +588,23 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes every idle pooled connection (HTTP) and every gRPC channel, so the next request opens a new connection
+     * (DNS, TCP, TLS) inside its measured time. Call it between requests, not while one is in flight.
+     */
+    public void evictConnections() {
+        http.connectionPool().evictAll();
+        OkHttpClient c = insecureHttp;
+        if (c != null) {
+            c.connectionPool().evictAll();
+        }
+        grpc.evictConnections();
+    }
+
     /** Releases pooled connections and the dispatcher's executor. Idempotent. */
     @Override
     public void close() {
+        grpc.close();
         http.connectionPool().evictAll();
         OkHttpClient c = insecureHttp;
         if (c != null) {

@@ -36,6 +36,7 @@ final class ResponseCollector {
     private long[] arrivals = new long[16];
     private int[] tokens = new int[16];
     private long[] stamps = new long[16];
+    private int[] answerChars = new int[16];
     private int events;
     private long firstToken = UNSET;
     private long firstContent = UNSET;
@@ -110,7 +111,9 @@ final class ResponseCollector {
             arrivals = Arrays.copyOf(arrivals, events * 2);
             tokens = Arrays.copyOf(tokens, events * 2);
             stamps = Arrays.copyOf(stamps, events * 2);
+            answerChars = Arrays.copyOf(answerChars, events * 2);
         }
+        answerChars[events] = hasAnswer ? answerText.codePointCount(0, answerText.length()) : 0;
         arrivals[events] = arrivalNanos;
         tokens[events] = Math.max(1, n);
         stamps[events] = serverStamp;
@@ -212,7 +215,7 @@ final class ResponseCollector {
         b.firstTokenNanos = firstToken;
         b.firstContentNanos = firstContent;
         b.tokens = new TokenTimeline(Arrays.copyOf(arrivals, events), Arrays.copyOf(tokens, events),
-                Arrays.copyOf(stamps, events));
+                Arrays.copyOf(stamps, events), Arrays.copyOf(answerChars, events));
         b.inputTokens = inputTokens;
         if (serverOutputTokens >= 0) {
             b.outputTokens = serverOutputTokens;

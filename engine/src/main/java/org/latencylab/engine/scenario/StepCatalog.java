@@ -7,6 +7,8 @@ import org.latencylab.engine.load.GridSpec;
 import org.latencylab.engine.load.GridStepRunner;
 import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.load.LoadStepRunner;
+import org.latencylab.engine.transport.TransportsRunner;
+import org.latencylab.engine.transport.TransportsSpec;
 
 /**
  * The one place that lists every experiment type LatencyLab knows, for the scenario reader and the run engine
@@ -22,13 +24,15 @@ public final class StepCatalog {
                 .registerType(ProbeSpec.TYPE, ProbeSpec.class)
                 .registerType(SweepSpec.TYPE, SweepSpec.class)
                 .registerType(LoadSpec.TYPE, LoadSpec.class)
-                .registerType(GridSpec.TYPE, GridSpec.class);
+                .registerType(GridSpec.TYPE, GridSpec.class)
+                .registerType(TransportsSpec.TYPE, TransportsSpec.class);
     }
 
     /** @return a run engine that runs every known experiment type */
     public static RunEngine engine() {
         return new RunEngine()
                 .register(LoadSpec.class, new LoadStepRunner())
-                .register(GridSpec.class, new GridStepRunner());
+                .register(GridSpec.class, new GridStepRunner())
+                .register(TransportsSpec.class, new TransportsRunner());
     }
 }
