@@ -271,7 +271,7 @@ public final class ResultCharts {
      * @return the chart region
      */
     public static Region transports(String title, TransportsResult result, ChartTheme theme) {
-        GroupedBarChart c = new GroupedBarChart(title, Quantity.of("network profile", "profile"),
+        GroupedBarChart c = new GroupedBarChart(title, Quantity.of("network", "profile"),
                 Quantity.of("P50 first-screen latency (" + result.screen() + ")", "ms"), theme);
         c.update(result.networks(), transportBars(result));
         return c.chart();

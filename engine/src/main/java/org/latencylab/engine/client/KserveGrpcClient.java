@@ -29,7 +29,9 @@ import org.latencylab.engine.tokens.TokenCounter;
 
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.X509ExtendedTrustManager;
+import java.net.Socket;
 import java.net.ConnectException;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -430,8 +432,11 @@ final class KserveGrpcClient implements AutoCloseable {
                 .build();
     }
 
-    /** Trusts every certificate: used only for endpoints with {@code verifyTls: false}. */
-    private static final X509TrustManager TRUST_ALL = new X509TrustManager() {
+    /**
+     * Trusts every certificate: used only for endpoints with {@code verifyTls: false}. An extended trust manager,
+     * so neither the JDK nor Netty's OpenSSL engine wraps it with host-name checks of its own.
+     */
+    private static final X509ExtendedTrustManager TRUST_ALL = new X509ExtendedTrustManager() {
         @Override
         public void checkClientTrusted(X509Certificate[] chain, String authType) {
             // trusts every certificate: only used for endpoints with verifyTls=false
@@ -440,6 +445,26 @@ final class KserveGrpcClient implements AutoCloseable {
         @Override
         public void checkServerTrusted(X509Certificate[] chain, String authType) {
             // trusts every certificate: only used for endpoints with verifyTls=false
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+            // as above
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+            // as above
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+            // as above
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+            // as above
         }
 
         @Override
