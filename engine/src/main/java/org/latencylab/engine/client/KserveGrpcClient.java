@@ -480,6 +480,34 @@ final class KserveGrpcClient implements AutoCloseable {
         Thread.currentThread().interrupt();
     }
 
+    /**
+     * Asks a server whether it is a live KServe v2 gRPC server ({@code ServerLive}), on a channel of its own.
+     *
+     * @param baseUrl {@code http://HOST:PORT} (plaintext) or {@code https://HOST:PORT} (TLS, verified)
+     * @param timeout limit for the whole call, &gt; 0
+     * @return null when the server answered {@code live}, else what went wrong (status and description)
+     */
+    static String probeLive(String baseUrl, java.time.Duration timeout) {
+        URI uri = URI.create(baseUrl);
+        boolean tls = "https".equals(uri.getScheme());
+        int port = uri.getPort() > 0 ? uri.getPort() : tls ? 443 : 80;
+        ManagedChannel ch = Grpc.newChannelBuilderForAddress(uri.getHost(), port,
+                tls ? TlsChannelCredentials.create() : InsecureChannelCredentials.create()).build();
+        try {
+            org.latencylab.engine.kserve.ServerLiveResponse r = io.grpc.stub.ClientCalls.blockingUnaryCall(ch,
+                    InferenceService.SERVER_LIVE, CallOptions.DEFAULT.withDeadlineAfter(timeout.toNanos(),
+                            TimeUnit.NANOSECONDS), org.latencylab.engine.kserve.ServerLiveRequest.getDefaultInstance());
+            return r.getLive() ? null : "ServerLive answered live=false";
+        } catch (io.grpc.StatusRuntimeException e) {
+            return e.getStatus().getCode() + (e.getStatus().getDescription() == null ? ""
+                    : ": " + ProtocolAdapter.excerpt(e.getStatus().getDescription()));
+        } catch (RuntimeException e) {
+            return e.getClass().getSimpleName() + ": " + e.getMessage();
+        } finally {
+            ch.shutdownNow();
+        }
+    }
+
     /** Closes every channel (their connections) and waits briefly; the next request connects anew. */
     void evictConnections() {
         for (ManagedChannel ch : channels.values()) {
