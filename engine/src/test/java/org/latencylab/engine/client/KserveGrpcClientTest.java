@@ -114,9 +114,11 @@ class KserveGrpcClientTest {
         // for a core, which the minimum leaves out while a delay added by the client's own code path would remain
         assertThat(ttftErrors[0]).as("smallest TTFT error, ns; all: " + Arrays.toString(ttftErrors))
                 .isLessThanOrEqualTo(2_000_000L);
-        // ITL: P95 of the gap errors (a busy machine may delay a single wake-up)
+        // ITL: the median gap error within 2 ms (a client that held responses back would be off by whole 4 ms decode
+        // steps in most gaps); the tail only within 20 ms, as a loaded machine delays some wake-ups by several ms
+        assertThat(itlErrors[itlErrors.length / 2]).as("median ITL error, ns").isLessThanOrEqualTo(2_000_000L);
         assertThat(itlErrors[(int) Math.ceil(itlErrors.length * 0.95) - 1]).as("P95 ITL error, ns")
-                .isLessThanOrEqualTo(2_000_000L);
+                .isLessThanOrEqualTo(20_000_000L);
     }
 
     @Test
