@@ -46,6 +46,14 @@ import java.util.TreeMap;
  */
 public final class TransportsRunner implements StepRunner<TransportsSpec> {
 
+    /**
+     * @param spec  transports, networks, connections, requests per cell, prompt and output length, first screen
+     * @param label step label, prefix of the cells' request labels
+     * @param ctx   the run's services (the simulator, when the run has one; prompts; the request log)
+     * @return one cell per transport × network × connection that ran (fewer when cancelled)
+     * @throws InterruptedException when the run thread is interrupted
+     * @throws java.io.UncheckedIOException when an emulator or a simulator listener cannot bind a port
+     */
     @Override
     public TransportsResult run(TransportsSpec spec, String label, StepContext ctx) throws InterruptedException {
         List<Transport> transports = new ArrayList<>();
