@@ -165,26 +165,33 @@ final class MeasuringJvm {
     }
 
     /**
-     * SIGTERM and SIGHUP sent to this process are passed to the child, which ends its run cleanly. Ctrl-C reaches
-     * both processes from the terminal already, so on SIGINT this one waits for the child's status; a SIGINT sent
-     * to this process alone is passed on as SIGTERM when the child is still running a second later.
+     * SIGTERM and SIGHUP sent to this process are passed to the child, which ends its run cleanly; SIGINT is passed on
+     * as SIGINT (Ctrl-C in a terminal reaches both processes already; a second SIGINT during the child's shutdown
+     * changes nothing), so the child ends as after Ctrl-C: summary printed, exit status 130.
      */
     @SuppressWarnings("removal")
     private static void forwardTermination(Process child) {
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> Thread.ofVirtual().start(() -> {
-                try {
-                    if (!child.waitFor(1, java.util.concurrent.TimeUnit.SECONDS)) {
-                        child.destroy();
-                    }
-                } catch (InterruptedException e) {
-                    child.destroy();
-                }
-            }));
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> Thread.ofVirtual().start(() -> interrupt(child)));
             sun.misc.Signal.handle(new sun.misc.Signal("TERM"), s -> child.destroy());
             sun.misc.Signal.handle(new sun.misc.Signal("HUP"), s -> child.destroy());
         } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
             // a platform without these signals: the child still ends with this process's console
         }
+    }
+
+    /** Sends SIGINT to the child with {@code kill -INT} (POSIX), else ends it with SIGTERM. */
+    private static void interrupt(Process child) {
+        try {
+            Process k = new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start();
+            if (k.waitFor() == 0) {
+                return;
+            }
+        } catch (java.io.IOException e) {
+            // no kill command (Windows): fall through
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        child.destroy();
     }
 }

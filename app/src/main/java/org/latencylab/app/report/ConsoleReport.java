@@ -11,6 +11,7 @@ import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.SloResult;
 import org.latencylab.engine.stats.StatsReport;
+import org.latencylab.engine.transport.TransportsResult;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -59,6 +60,11 @@ public final class ConsoleReport {
                 }
             } else if (s.result() instanceof org.latencylab.engine.server.ServerBenchResult sb) {
                 ServerBenchReport.print(sb, out);
+                if (s.stats() != null) {
+                    printCounts(s.stats(), examples, out);
+                }
+            } else if (s.result() instanceof TransportsResult tr) {
+                printTransports(tr, out);
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
@@ -118,6 +124,46 @@ public final class ConsoleReport {
         } else if (t.e2e() != null && t.e2e().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: E2E %s (from the intended start)%n", Units.ms(t.e2e().jitterMs()));
         }
+    }
+
+    /**
+     * The transports table: per network, connection and transport the P50 and P95 of first-screen latency, TTFT
+     * and E2E (P50 with its 95 % interval), connection setup, bytes per response and per event, loss stalls.
+     */
+    static void printTransports(TransportsResult t, PrintWriter out) {
+        out.println("first screen = " + t.screen() + " of answer text; P50 [95 % interval] / P95; times in ms");
+        for (String p : t.profiles()) {
+            out.println("  network " + p);
+        }
+        out.printf(Locale.ROOT, "%-12s %-5s %-16s %5s %-22s %7s %-22s %7s %-22s %7s %8s %9s %8s %7s%n", "network",
+                "conn", "transport", "ok", "first screen P50", "P95", "TTFT P50", "P95", "E2E P50", "P95",
+                "setup", "B/resp", "B/event", "stalls");
+        for (TransportsResult.Cell c : t.cells()) {
+            out.printf(Locale.ROOT, "%-12s %-5s %-16s %5s %-22s %7s %-22s %7s %-22s %7s %8s %9.0f %8.1f %7d%n",
+                    c.network(), c.connection(), c.transportLabel(), c.succeeded() + "/" + c.requests(),
+                    p50(c.firstScreen()), p95(c.firstScreen()), p50(c.ttft()), p95(c.ttft()), p50(c.e2e()),
+                    p95(c.e2e()), num(c.setup().p50Ms()), c.bytesDownPerResponse(), c.bytesPerEvent(), c.stalls());
+        }
+        out.println("(B/resp: bytes server → client per request through the emulated link, headers, framing and TLS"
+                + " included; setup: TCP connect + TLS, P50; P95 marked * rests on fewer than 10 samples above it)");
+    }
+
+    private static String p50(TransportsResult.Stat s) {
+        if (s.p50Ms() == null) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "%s [%s–%s]", num(s.p50Ms()), num(s.p50LowerMs()), num(s.p50UpperMs()));
+    }
+
+    private static String p95(TransportsResult.Stat s) {
+        return s.p95Ms() == null ? "n/a" : num(s.p95Ms()) + (s.p95Enough() ? "" : "*");
+    }
+
+    private static String num(Double ms) {
+        if (ms == null) {
+            return "n/a";
+        }
+        return ms >= 100 ? String.format(Locale.ROOT, "%.0f", ms) : String.format(Locale.ROOT, "%.1f", ms);
     }
 
     private static void printGrid(GridResult g, PrintWriter out) {

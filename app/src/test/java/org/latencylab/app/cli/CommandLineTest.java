@@ -268,4 +268,42 @@ class CommandLineTest {
         assertThat(run.path("steps").get(0).path("summary").path("sent").asLong()).isEqualTo(lines);
         assertThat(Files.size(out.resolve("cdf-ttft-e2e.png"))).isGreaterThan(1000);
     }
+
+    @Test
+    void aTransportsScenarioPrintsItsTableAndDrawsItsBars(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("transports.yaml");
+        Files.writeString(scenario, """
+                name: sse-vs-grpc-small
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: transports, transports: [sse-h1, grpc], networks: [wired, stable-4g], requests: 2,
+                     promptTokens: 64, maxOutputTokens: 48, firstScreenChars: 100}
+                """);
+        Path out = dir.resolve("run");
+        Result r = run("run", scenario.toString(), "--out", out.toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("first screen = 100 characters").contains("SSE HTTP/1.1").contains("gRPC stream")
+                .contains("stable-4g: RTT 50 ms").contains("requests: 8 sent, 8 ok");
+        Path png = out.resolve("transports-first-screen-transports.png");
+        assertThat(png).exists();
+        assertThat(Files.size(png)).isGreaterThan(10_000);
+        JsonNode cells = new ObjectMapper().readTree(out.resolve("run.json").toFile()).path("steps").get(0)
+                .path("result").path("cells");
+        assertThat(cells.size()).isEqualTo(4);
+        assertThat(cells.get(0).path("first_screen").isMissingNode() && cells.get(0).path("firstScreen").isMissingNode())
+                .as("the first-screen statistics are in run.json").isFalse();
+    }
+
+    @Test
+    void aNetworkProfileWithNegativeBandwidthIsBadInputNamingFileAndField(@TempDir Path dir) throws Exception {
+        Path net = dir.resolve("broken-net.yaml");
+        Files.writeString(net, "down: {delayMs: 10, bandwidthMbps: -1.6}\nup: {delayMs: 10, bandwidthMbps: 0.4}\n");
+        Path scenario = dir.resolve("bad.yaml");
+        Files.writeString(scenario, "name: bad\nendpoint: {builtin: sim, profile: small-fast}\nexperiments:\n"
+                + "  - {type: transports, networks: [weak-3g, '" + net + "']}\n");
+        Result r = run("run", scenario.toString(), "--out", dir.resolve("run").toString(), "--no-charts");
+        assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(r.err()).contains("bad.yaml").contains("networks[1]").contains("broken-net.yaml")
+                .contains("down.bandwidthMbps");
+    }
 }

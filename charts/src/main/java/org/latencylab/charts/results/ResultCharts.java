@@ -18,7 +18,10 @@ import org.latencylab.engine.load.LoadSecond;
 import org.latencylab.engine.stats.LatencyCdf;
 import org.latencylab.engine.stats.Tier;
 import org.latencylab.engine.stats.TierTable;
+import org.latencylab.charts.GroupedBarChart;
 import org.latencylab.charts.HeatmapChart;
+import org.latencylab.charts.data.BarSeries;
+import org.latencylab.engine.transport.TransportsResult;
 import org.latencylab.charts.TimeSeriesChart;
 import org.latencylab.charts.data.HeatGrid;
 import org.latencylab.charts.data.TierBand;
@@ -224,6 +227,50 @@ public final class ResultCharts {
         return c.chart();
     }
 
+    /**
+     * The bars of a transports step: one group per network profile, one bar per transport and connection mode
+     * (e.g. {@code SSE HTTP/1.1 · warm}), valued at the P50 of first-screen latency in ms (NaN where a cell did
+     * not run or had no success). Pure; thread-safe.
+     *
+     * @param result the step's result
+     * @return the series, in the result's transport order, warm before cold
+     */
+    public static List<BarSeries> transportBars(TransportsResult result) {
+        List<BarSeries> out = new ArrayList<>();
+        boolean both = result.connections().size() > 1;
+        for (String connection : result.connections()) {
+            for (String transport : result.transports()) {
+                double[] v = new double[result.networks().size()];
+                String name = transport;
+                for (int i = 0; i < v.length; i++) {
+                    TransportsResult.Cell c = result.cell(transport, result.networks().get(i), connection);
+                    v[i] = c == null || c.firstScreen().p50Ms() == null ? Double.NaN : c.firstScreen().p50Ms();
+                    if (c != null) {
+                        name = c.transportLabel();
+                    }
+                }
+                out.add(new BarSeries(both ? name + " · " + connection : name, v));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The grouped bar chart of a transports step: P50 first-screen latency per network profile, one bar per
+     * transport (and connection mode). Must run on the JavaFX thread.
+     *
+     * @param title  chart title
+     * @param result the step's result
+     * @param theme  light or dark
+     * @return the chart region
+     */
+    public static Region transports(String title, TransportsResult result, ChartTheme theme) {
+        GroupedBarChart c = new GroupedBarChart(title, Quantity.of("network", "profile"),
+                Quantity.of("P50 first-screen latency (" + result.screen() + ")", "ms"), theme);
+        c.update(result.networks(), transportBars(result));
+        return c.chart();
+    }
+
     private static String label(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
@@ -258,6 +305,16 @@ public final class ResultCharts {
         for (RunResult.StepOutcome s : run.steps()) {
             if (s.result() instanceof org.latencylab.engine.server.ServerBenchResult sb) {
                 out.addAll(ServerBenchCharts.write(sb, run.runDirectory(), run.name(), WIDTH_PX, HEIGHT_PX));
+                continue;
+            }
+            if (s.result() instanceof TransportsResult tr) {
+                if (tr.cells().isEmpty()) {
+                    continue;
+                }
+                Path f = run.runDirectory().resolve("transports-first-screen-" + s.label() + ".png");
+                String title = "First-screen latency by transport and network — " + run.name();
+                ChartImages.writePng(() -> transports(title, tr, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
+                out.add(f);
                 continue;
             }
             if (s.result() instanceof GridResult g) {

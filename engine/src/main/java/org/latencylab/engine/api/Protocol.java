@@ -21,7 +21,14 @@ public enum Protocol {
     /** Ollama native {@code POST /api/generate} (NDJSON). */
     OLLAMA_GENERATE("ollama-generate"),
     /** Hugging Face TGI {@code POST /generate_stream} (SSE of token objects). */
-    TGI_GENERATE("tgi-generate");
+    TGI_GENERATE("tgi-generate"),
+    /**
+     * KServe v2 / Open Inference Protocol over gRPC with Triton's streaming extension
+     * ({@code inference.GRPCInferenceService/ModelStreamInfer}; {@code ModelInfer} when not streaming), text in
+     * {@code text_input}, out in {@code text_output} (Triton's vLLM and TensorRT-LLM backends). The base URL is
+     * {@code http://HOST:PORT} for plaintext HTTP/2 or {@code https://HOST:PORT} for TLS; its path is ignored.
+     */
+    KSERVE_GRPC("kserve-grpc");
 
     private final String id;
 

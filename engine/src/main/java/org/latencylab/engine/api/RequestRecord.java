@@ -159,6 +159,40 @@ public record RequestRecord(
         return (e2e - ttft) / (outputTokens - 1);
     }
 
+    /**
+     * First-screen latency: from the send (which, for a request on a new connection, comes before DNS, TCP and
+     * TLS) until the client holds the first {@code screen} of answer text — the arrival of the event at which the
+     * answer characters (or the tokens of answer-bearing events) received so far reach the screen size. An answer
+     * shorter than a screen counts at its last answer event; a non-streamed answer at the end of its body.
+     *
+     * @param screen how much text fills the first screen; not null
+     * @return ns from the send, or -1 when the request produced no answer text, or (for characters) the record
+     *         does not know per-event character counts
+     */
+    public long firstScreenNanos(ScreenSize screen) {
+        if (!stream) {
+            return outputTokens > 0 || !outputText.isEmpty() ? span(sendNanos, endNanos) : -1;
+        }
+        long cumulative = 0;
+        long lastAnswer = UNSET;
+        boolean chars = screen.unit() == ScreenSize.Unit.CHARACTERS;
+        for (int i = 0; i < tokens.size(); i++) {
+            int c = tokens.answerChars(i);
+            if (c < 0 && chars) {
+                return -1;
+            }
+            if (c == 0) {
+                continue; // reasoning or tool text only: not on the screen
+            }
+            cumulative += chars ? c : tokens.tokens(i);
+            lastAnswer = tokens.arrivalNanos(i);
+            if (cumulative >= screen.amount()) {
+                return span(sendNanos, lastAnswer);
+            }
+        }
+        return span(sendNanos, lastAnswer);
+    }
+
     /** @return a builder with every timestamp UNSET */
     public static Builder builder() {
         return new Builder();

@@ -18,6 +18,7 @@ public final class TokenTimeline {
     private final long[] arrivalNanos;
     private final int[] tokens;
     private final long[] serverStampNanos;
+    private final int[] answerChars;
 
     /**
      * @param arrivalNanos     client receive time of each event, non-decreasing
@@ -26,8 +27,21 @@ public final class TokenTimeline {
      * @throws IllegalArgumentException when lengths differ
      */
     public TokenTimeline(long[] arrivalNanos, int[] tokens, long[] serverStampNanos) {
+        this(arrivalNanos, tokens, serverStampNanos, null);
+    }
+
+    /**
+     * @param arrivalNanos     client receive time of each event, non-decreasing
+     * @param tokens           tokens per event, each >= 1
+     * @param serverStampNanos server send time per event or {@link RequestRecord#UNSET}; may be null (no stamps)
+     * @param answerChars      answer characters (Unicode code points, reasoning excluded) per event, each >= 0; may
+     *                         be null when not known (first-screen latency in characters is then unavailable)
+     * @throws IllegalArgumentException when lengths differ
+     */
+    public TokenTimeline(long[] arrivalNanos, int[] tokens, long[] serverStampNanos, int[] answerChars) {
         if (arrivalNanos.length != tokens.length
-                || serverStampNanos != null && serverStampNanos.length != arrivalNanos.length) {
+                || serverStampNanos != null && serverStampNanos.length != arrivalNanos.length
+                || answerChars != null && answerChars.length != arrivalNanos.length) {
             throw new IllegalArgumentException("timeline arrays must have equal length: arrivals="
                     + arrivalNanos.length + ", tokens=" + tokens.length
                     + ", stamps=" + (serverStampNanos == null ? "null" : serverStampNanos.length));
@@ -40,6 +54,17 @@ public final class TokenTimeline {
         } else {
             this.serverStampNanos = serverStampNanos.clone();
         }
+        this.answerChars = answerChars == null ? null : answerChars.clone();
+    }
+
+    /** @return true when per-event answer character counts are known */
+    public boolean hasAnswerChars() {
+        return answerChars != null;
+    }
+
+    /** @param i event index @return answer characters carried by event i (>= 0), or -1 when not known */
+    public int answerChars(int i) {
+        return answerChars == null ? -1 : answerChars[i];
     }
 
     /** @return number of token-bearing events */

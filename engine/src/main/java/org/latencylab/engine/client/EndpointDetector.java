@@ -24,7 +24,9 @@ import java.util.function.Function;
  *       TGI's Messages API) list {@code {"data":[{"id":...}]}}; the protocol is {@code openai-chat} and the
  *       first id is proposed;</li>
  *   <li>{@code /api/tags} — Ollama lists {@code {"models":[{"name":...}]}}; protocol {@code ollama-chat};</li>
- *   <li>{@code /info} — TGI answers {@code {"model_id":...}}; protocol {@code tgi-generate}.</li>
+ *   <li>{@code /info} — TGI answers {@code {"model_id":...}}; protocol {@code tgi-generate};</li>
+ *   <li>gRPC {@code inference.GRPCInferenceService/ServerLive} — a KServe v2 / Triton gRPC server answers
+ *       {@code live}; protocol {@code kserve-grpc} (the API lists no models: give the model name yourself).</li>
  * </ol>
  * When none answers, the result lists every URL tried and what it answered. Thread-safe; close it to release
  * its connections.
@@ -32,6 +34,7 @@ import java.util.function.Function;
 public final class EndpointDetector implements AutoCloseable {
     private final OkHttpClient http;
     private final Function<String, String> env;
+    private final Duration timeout;
 
     /**
      * @param timeout limit for each probe (connect + whole answer); > 0
@@ -43,6 +46,7 @@ public final class EndpointDetector implements AutoCloseable {
             throw new IllegalArgumentException("probe timeout must be > 0, was " + timeout);
         }
         this.env = Objects.requireNonNull(env, "env");
+        this.timeout = timeout;
         this.http = new OkHttpClient.Builder().connectTimeout(timeout).callTimeout(timeout)
                 .retryOnConnectionFailure(false).build();
     }
@@ -84,7 +88,7 @@ public final class EndpointDetector implements AutoCloseable {
             }
             StringBuilder sb = new StringBuilder("no known LLM API found; tried:");
             for (Probe p : probes) {
-                sb.append("\n  GET ").append(p.url()).append(" -> ")
+                sb.append(p.url().startsWith("gRPC ") ? "\n  " : "\n  GET ").append(p.url()).append(" -> ")
                         .append(p.status() == 0 ? "" : "HTTP " + p.status() + ": ").append(p.answer());
             }
             return sb.toString();
@@ -143,6 +147,13 @@ public final class EndpointDetector implements AutoCloseable {
             return new Detection(Optional.of(Protocol.TGI_GENERATE), id, List.of(id), probes);
         }
         mismatch(info, probes, "no \"model_id\"");
+
+        String grpc = KserveGrpcClient.probeLive(base, timeout);
+        probes.add(new Probe("gRPC " + base + " inference.GRPCInferenceService/ServerLive", 0,
+                grpc == null ? "ok (live)" : redact(grpc, key)));
+        if (grpc == null) {
+            return new Detection(Optional.of(Protocol.KSERVE_GRPC), "", List.of(), probes);
+        }
         return new Detection(Optional.empty(), "", List.of(), probes);
     }
 

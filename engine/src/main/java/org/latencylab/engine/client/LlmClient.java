@@ -93,6 +93,7 @@ public final class LlmClient implements AutoCloseable {
 
     private record Built(Endpoint endpoint, GenerationRequest request, String key, Request http) {
     }
+    private final KserveGrpcClient grpc;
 
     /**
      * A client reading API keys from {@link System#getenv(String)}.
@@ -109,6 +110,15 @@ public final class LlmClient implements AutoCloseable {
      *                inject a map here instead of the real environment.
      */
     public LlmClient(ClientOptions options, Function<String, String> env) {
+        this(options, env, HttpVersion.AUTO);
+    }
+
+    /**
+     * @param options timeouts, retries and what to keep; not null
+     * @param env     looks up an environment variable by name (returns null when unset); not null
+     * @param version the HTTP version to speak (HTTP/1.1 only, h2c by prior knowledge, or ALPN's choice); not null
+     */
+    public LlmClient(ClientOptions options, Function<String, String> env, HttpVersion version) {
         this.options = Objects.requireNonNull(options, "options");
         this.env = Objects.requireNonNull(env, "env");
         // calls run synchronously on the caller's (virtual) thread (Call.execute): OkHttp's Dispatcher and its
@@ -122,6 +132,7 @@ public final class LlmClient implements AutoCloseable {
                 .writeTimeout(Duration.ZERO)
                 .callTimeout(Duration.ZERO)
                 .retryOnConnectionFailure(false)
+                .protocols(Objects.requireNonNull(version, "version").okhttpProtocols())
                 .eventListenerFactory(call -> {
                     TimingListener t = call.request().tag(TimingListener.class);
                     return t != null ? t : EventListener.NONE;
@@ -138,6 +149,7 @@ public final class LlmClient implements AutoCloseable {
         register(OllamaAdapter.CHAT);
         register(OllamaAdapter.GENERATE);
         register(TgiAdapter.INSTANCE);
+        this.grpc = new KserveGrpcClient(options, counter);
         warmUpOnce();
     }
 
@@ -193,12 +205,14 @@ public final class LlmClient implements AutoCloseable {
 
     /** @param protocol a protocol @return true when this client has an adapter for it */
     public boolean supports(Protocol protocol) {
-        return adapters.containsKey(protocol);
+        return adapters.containsKey(protocol) || protocol == Protocol.KSERVE_GRPC;
     }
 
     /** @return the protocols this client speaks */
     public Set<Protocol> supportedProtocols() {
-        return Set.copyOf(adapters.keySet());
+        java.util.EnumSet<Protocol> all = java.util.EnumSet.copyOf(adapters.keySet());
+        all.add(Protocol.KSERVE_GRPC);
+        return Set.copyOf(all);
     }
 
     /**
@@ -299,7 +313,11 @@ public final class LlmClient implements AutoCloseable {
         b.intendedStartNanos = ticket.intendedStartNanos();
         String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
         try {
-            run(endpoint, request, key, b, onFirstToken);
+            if (endpoint.protocol() == Protocol.KSERVE_GRPC) {
+                grpc.execute(endpoint, request, key, b); // gRPC: its own client, same record
+            } else {
+                run(endpoint, request, key, b, onFirstToken);
+            }
         } catch (RuntimeException e) {
             // safety net: a bug in parsing must not kill the run; the request is recorded as unparseable
             resetOutcome(b);
@@ -743,9 +761,27 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
-    /** Releases pooled connections. Idempotent. */
+    /**
+     * Closes every idle pooled connection (HTTP, all lanes) and every gRPC channel, so the next request opens a new
+     * connection (DNS, TCP, TLS) inside its measured time. Call it between requests, not while one is in flight.
+     */
+    public void evictConnections() {
+        for (OkHttpClient c : lanes) {
+            c.connectionPool().evictAll();
+        }
+        OkHttpClient[] insecure = insecureLanes;
+        if (insecure != null) {
+            for (OkHttpClient c : insecure) {
+                c.connectionPool().evictAll();
+            }
+        }
+        grpc.evictConnections();
+    }
+
+    /** Releases pooled connections and gRPC channels. Idempotent. */
     @Override
     public void close() {
+        grpc.close();
         for (OkHttpClient c : lanes) {
             c.connectionPool().evictAll();
         }

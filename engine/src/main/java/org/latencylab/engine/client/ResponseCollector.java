@@ -43,6 +43,7 @@ final class ResponseCollector {
     private int[] reasoningEnds = new int[16];
     private int[] otherEnds = new int[16];
     private long[] stamps = new long[16];
+    private int[] answerChars = new int[16];
     private int events;
     private long firstToken = UNSET;
     private long firstContent = UNSET;
@@ -144,7 +145,9 @@ final class ResponseCollector {
             reasoningEnds = Arrays.copyOf(reasoningEnds, events * 2);
             otherEnds = Arrays.copyOf(otherEnds, events * 2);
             stamps = Arrays.copyOf(stamps, events * 2);
+            answerChars = Arrays.copyOf(answerChars, events * 2);
         }
+        answerChars[events] = hasAnswer ? answerText.codePointCount(0, answerText.length()) : 0;
         arrivals[events] = arrivalNanos;
         answerEnds[events] = answer.length();
         reasoningEnds[events] = reasoning.length();
@@ -277,7 +280,7 @@ final class ResponseCollector {
         b.firstTokenNanos = firstToken;
         b.firstContentNanos = firstContent;
         b.tokens = new TokenTimeline(Arrays.copyOf(arrivals, events), tokensPerEvent(),
-                Arrays.copyOf(stamps, events));
+                Arrays.copyOf(stamps, events), Arrays.copyOf(answerChars, events));
         b.inputTokens = inputTokens;
         if (serverOutputTokens >= 0) {
             b.outputTokens = serverOutputTokens;

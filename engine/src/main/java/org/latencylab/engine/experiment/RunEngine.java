@@ -134,6 +134,7 @@ public final class RunEngine {
         private long lastSnapshotNanos = originNanos;
         private long lastSent;
         private Endpoint endpoint;
+        private volatile SimulatorTarget sim;
         private LlmClient client;
         private RequestLog log;
         private Prompts prompts;
@@ -157,7 +158,6 @@ public final class RunEngine {
                 th.setDaemon(true);
                 return th;
             });
-            SimulatorTarget sim = null;
             String endpointDescription = spec.target().describe();
             try {
                 log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
@@ -374,6 +374,12 @@ public final class RunEngine {
         @Override
         public Path runDirectory() {
             return dir;
+        }
+
+        @Override
+        public org.latencylab.engine.sim.SimServer simulator() {
+            SimulatorTarget s = sim;
+            return s == null ? null : s.server();
         }
     }
 

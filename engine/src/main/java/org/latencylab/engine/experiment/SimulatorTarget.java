@@ -43,6 +43,11 @@ final class SimulatorTarget implements AutoCloseable {
         return SimProfile.resolve(nameOrPath);
     }
 
+    /** @return the running server */
+    SimServer server() {
+        return server;
+    }
+
     /** @return the endpoint to measure */
     Endpoint endpoint() {
         return Endpoint.of("simulator-" + profile.name(), Protocol.OPENAI_CHAT, server.baseUrl(), profile.model());

@@ -109,4 +109,12 @@ public interface StepContext {
 
     /** @return the run directory (step runners may write extra files, e.g. an HdrHistogram interval log) */
     Path runDirectory();
+
+    /**
+     * @return the built-in simulator this run started (its other listeners — HTTP/2, gRPC — can be reached through
+     *         it), or null when the run measures a configured endpoint
+     */
+    default org.latencylab.engine.sim.SimServer simulator() {
+        return null;
+    }
 }

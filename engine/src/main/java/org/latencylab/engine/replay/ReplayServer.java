@@ -31,6 +31,14 @@ import java.util.zip.GZIPOutputStream;
  * Thread-safe; {@link #close} stops the server and its threads.
  */
 public final class ReplayServer implements AutoCloseable {
+    static {
+        // the JDK's HTTP server, not Jetty's com.sun.net.httpserver provider (on the class path for the simulator's
+        // HTTP/2 front), unless a provider was chosen already
+        if (System.getProperty("com.sun.net.httpserver.HttpServerProvider") == null) {
+            System.setProperty("com.sun.net.httpserver.HttpServerProvider", "sun.net.httpserver.DefaultHttpServerProvider");
+        }
+    }
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final List<ConformanceCase.ScriptedResponse> responses;

@@ -28,8 +28,8 @@ import java.util.Map;
  * was opened and completed); {@code server_timings_ms} (what the server said
  * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body; {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
  * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_token,
- * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?], ...]} relative to the run
- * start. Reading a line back gives a record whose timestamps are relative to the run start (origin 0).
+ * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?, answer_chars?], ...]} relative to the run
+ * start ({@code server_stamp_ns} is null when the event has answer characters but no stamp). Reading a line back gives a record whose timestamps are relative to the run start (origin 0).
  *
  * <p>Thread-safe: stateless apart from a shared, thread-safe {@link ObjectMapper}.
  */
@@ -113,8 +113,15 @@ public final class RequestJson {
             ArrayNode e = ev.addArray();
             e.add(tl.arrivalNanos(i) - originNanos);
             e.add(tl.tokens(i));
-            if (tl.serverStampNanos(i) != RequestRecord.UNSET) {
+            boolean stamped = tl.serverStampNanos(i) != RequestRecord.UNSET;
+            if (stamped) {
                 e.add(tl.serverStampNanos(i) - originNanos);
+            }
+            if (tl.hasAnswerChars()) {
+                if (!stamped) {
+                    e.addNull();
+                }
+                e.add(tl.answerChars(i));
             }
         }
         return o;
@@ -184,13 +191,17 @@ public final class RequestJson {
             long[] arr = new long[n];
             int[] tok = new int[n];
             long[] st = new long[n];
+            int[] chars = new int[n];
+            boolean withChars = n > 0;
             for (int i = 0; i < n; i++) {
                 JsonNode e = ev.get(i);
                 arr[i] = e.get(0).asLong();
                 tok[i] = e.get(1).asInt();
-                st[i] = e.size() > 2 ? e.get(2).asLong() : RequestRecord.UNSET;
+                st[i] = e.size() > 2 && !e.get(2).isNull() ? e.get(2).asLong() : RequestRecord.UNSET;
+                withChars &= e.size() > 3;
+                chars[i] = e.size() > 3 ? e.get(3).asInt() : -1;
             }
-            b.tokens = new TokenTimeline(arr, tok, st);
+            b.tokens = new TokenTimeline(arr, tok, st, withChars ? chars : null);
             if (o.has("server_timings_ms")) {
                 Map<String, Double> m = new HashMap<>();
                 Iterator<Map.Entry<String, JsonNode>> it = o.get("server_timings_ms").fields();

@@ -20,10 +20,13 @@ import java.util.Map;
 import org.latencylab.engine.server.ServerBenchResult;
 import org.latencylab.engine.server.ServerBenchRunner;
 import org.latencylab.engine.server.ServerBenchSpec;
+import org.latencylab.engine.transport.TransportsResult;
+import org.latencylab.engine.transport.TransportsRunner;
+import org.latencylab.engine.transport.TransportsSpec;
 
 /**
  * The composition root of step types: the one place that lists every experiment type LatencyLab knows (probe,
- * sweep, load, grid, server-bench) with its spec, its runner and its result, for the scenario reader, the run engine and the
+ * sweep, load, grid, server-bench, transports) with its spec, its runner and its result, for the scenario reader, the run engine and the
  * reader of run directories alike, so they can never disagree. Thread-safe (returns new instances).
  */
 public final class StepCatalog {
@@ -37,7 +40,8 @@ public final class StepCatalog {
                 .registerType(SweepSpec.TYPE, SweepSpec.class)
                 .registerType(LoadSpec.TYPE, LoadSpec.class)
                 .registerType(GridSpec.TYPE, GridSpec.class)
-                .registerType(ServerBenchSpec.TYPE, ServerBenchSpec.class);
+                .registerType(ServerBenchSpec.TYPE, ServerBenchSpec.class)
+                .registerType(TransportsSpec.TYPE, TransportsSpec.class);
     }
 
     /** @return a run engine that runs every known experiment type */
@@ -47,7 +51,8 @@ public final class StepCatalog {
                 .register(SweepSpec.class, new SweepRunner())
                 .register(LoadSpec.class, new LoadStepRunner())
                 .register(GridSpec.class, new GridStepRunner())
-                .register(ServerBenchSpec.class, new ServerBenchRunner());
+                .register(ServerBenchSpec.class, new ServerBenchRunner())
+                .register(TransportsSpec.class, new TransportsRunner());
     }
 
     /** @return the step types as a reader of run directories needs them */
@@ -55,7 +60,8 @@ public final class StepCatalog {
         ScenarioLoader loader = loader();
         Map<String, Class<? extends StepResult>> results = Map.of(ProbeSpec.TYPE, ProbeRunner.ProbeResult.class,
                 SweepSpec.TYPE, SweepRunner.SweepResult.class, LoadSpec.TYPE, LoadResult.class,
-                GridSpec.TYPE, GridResult.class, ServerBenchSpec.TYPE, ServerBenchResult.class);
+                GridSpec.TYPE, GridResult.class, ServerBenchSpec.TYPE, ServerBenchResult.class,
+                TransportsSpec.TYPE, TransportsResult.class);
         return new StepTypes() {
             @Override
             public ExperimentSpec spec(String file, String at, JsonNode node) {

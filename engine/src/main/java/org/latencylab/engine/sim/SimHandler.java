@@ -290,44 +290,18 @@ final class SimHandler implements HttpHandler {
         }
         int max = t.request.maxTokens();
         int resetAt = reset ? Math.min(profile.faults().reset().afterTokens(), max) : -1;
-        double sigma = profile.jitter().sigma();
-        SimProfile.Stall stall = profile.faults().stall();
-        long deadline = t.admittedNanos + jitter(profile.prefillNanos(ids.length - t.cachedTokens), sigma, rnd);
-        WordSource words = new WordSource(rnd);
-        long previous = 0;
-        for (int i = 0; i < max; i++) {
-            if (i > 0) {
-                deadline += jitter(profile.gapNanos(Math.max(1, admission.running())), sigma, rnd);
-                if (stall.rate() > 0 && rnd.nextDouble() < stall.rate()) {
-                    deadline += seconds(stall.seconds());
-                }
-            }
-            parkUntil(deadline);
+        decode(t, ids, rnd, (piece, reasoning, i, last) -> {
             if (i == resetAt && writer != null) {
                 throw new AbruptClose("simulated connection reset after " + i + " tokens");
             }
-            WordSource.Piece piece = words.next();
-            boolean reasoning = i < t.reasoningTokens;
-            (reasoning ? t.reasoning : t.answer).append(piece.text());
-            t.emitted++;
-            gpu.token();
             long written = System.nanoTime();
             if (writer != null) {
-                for (WireEvent e : dialect.token(t, piece, reasoning, i == max - 1)) {
+                for (WireEvent e : dialect.token(t, piece, reasoning, last)) {
                     written = writer.write(e);
                 }
             }
-            if (i == 0) {
-                t.firstTokenNanos = written;
-                metrics.prefillDone(ids.length, t.cachedTokens);
-                metrics.firstToken(written - t.arriveNanos);
-            } else {
-                metrics.interToken(written - previous);
-            }
-            previous = written;
-            t.lastTokenNanos = written;
-            metrics.token();
-        }
+            return written;
+        });
         if (writer != null) {
             if (resetAt == max) {
                 throw new AbruptClose("simulated connection reset before the end marker");
@@ -352,6 +326,102 @@ final class SimHandler implements HttpHandler {
             out.write(bytes);
         }
         metrics.finished(System.nanoTime() - t.arriveNanos, "length", t.emitted);
+    }
+
+    /** Receives each generated token at its modelled time and writes it to the client. */
+    @FunctionalInterface
+    interface TokenSink {
+        /**
+         * @param piece     the token (its text is already appended to the turn)
+         * @param reasoning whether it is a reasoning token
+         * @param index     0-based position in the output
+         * @param last      whether it is the last output token
+         * @return {@link System#nanoTime()} just before the write [ns]
+         * @throws IOException when the client has gone away
+         */
+        long token(WordSource.Piece piece, boolean reasoning, int index, boolean last) throws IOException;
+    }
+
+    /**
+     * The decode loop shared by every front end: first token at {@code admitted + prefill(uncached)·jitter}, each
+     * next one a jittered decode gap (for the sequences running at that moment) later, plus a stall when the stall
+     * fault fires. Updates the turn's text, counts and token timestamps and the metrics.
+     */
+    private void decode(Turn t, int[] ids, SplittableRandom rnd, TokenSink sink)
+            throws IOException, InterruptedException {
+        int max = t.request.maxTokens();
+        double sigma = profile.jitter().sigma();
+        SimProfile.Stall stall = profile.faults().stall();
+        long deadline = t.admittedNanos + jitter(profile.prefillNanos(ids.length - t.cachedTokens), sigma, rnd);
+        WordSource words = new WordSource(rnd);
+        long previous = 0;
+        for (int i = 0; i < max; i++) {
+            if (i > 0) {
+                deadline += jitter(profile.gapNanos(Math.max(1, admission.running())), sigma, rnd);
+                if (stall.rate() > 0 && rnd.nextDouble() < stall.rate()) {
+                    deadline += seconds(stall.seconds());
+                }
+            }
+            parkUntil(deadline);
+            WordSource.Piece piece = words.next();
+            boolean reasoning = i < t.reasoningTokens;
+            (reasoning ? t.reasoning : t.answer).append(piece.text());
+            t.emitted++;
+            gpu.token();
+            long written = sink.token(piece, reasoning, i, i == max - 1);
+            if (i == 0) {
+                t.firstTokenNanos = written;
+                metrics.prefillDone(ids.length, t.cachedTokens);
+                metrics.firstToken(written - t.arriveNanos);
+            } else {
+                metrics.interToken(written - previous);
+            }
+            previous = written;
+            t.lastTokenNanos = written;
+            metrics.token();
+        }
+    }
+
+    /**
+     * Serves one generation request that arrived through another front end than HTTP (the KServe gRPC service)
+     * with the same latency model, admission queue, prefix cache and metrics as the HTTP routes. The rate-limit,
+     * server-error, slow-header and reset faults are HTTP-only; stalls apply. Blocks for the whole generation.
+     *
+     * @param promptText the prompt (tokenised with cl100k for its length)
+     * @param maxTokens  output tokens to generate, &gt;= 1
+     * @param idPrefix   prefix of the response id, e.g. {@code kserve-}
+     * @param sink       receives each token at its time; {@code last} marks the final one
+     * @return the finished turn (text, counts, timestamps)
+     * @throws IOException          when the sink fails (the client went away)
+     * @throws InterruptedException when the server is closing
+     */
+    Turn generate(String promptText, int maxTokens, String idPrefix, TokenSink sink)
+            throws IOException, InterruptedException {
+        long arrive = System.nanoTime();
+        SplittableRandom rnd;
+        synchronized (master) {
+            rnd = master.split();
+        }
+        int[] ids = TokenCounter.cl100k().encode(promptText);
+        SimRequest req = new SimRequest(promptText, null, maxTokens, true, false, false);
+        Turn t = new Turn(req, idPrefix + requestIds.incrementAndGet(), profile.model(),
+                Instant.now().getEpochSecond(), ids.length, 0);
+        t.arriveNanos = arrive;
+        boolean waited = admission.admit();
+        try {
+            t.admittedNanos = waited ? System.nanoTime() : arrive;
+            t.cachedTokens = cache == null ? 0 : cache.lookupAndInsert(ids);
+            decode(t, ids, rnd, sink);
+        } finally {
+            admission.release();
+        }
+        metrics.finished(System.nanoTime() - t.arriveNanos, "length");
+        return t;
+    }
+
+    /** @return the options this handler serves with (stamping) */
+    SimOptions options() {
+        return options;
     }
 
     // ---------------------------------------------------------------- helpers

@@ -36,7 +36,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SimServer implements AutoCloseable {
     private static final int BACKLOG = 4096;
 
+    /**
+     * The system property that selects the {@code com.sun.net.httpserver} implementation. Jetty's HTTP/2 front
+     * ({@code jetty-http-spi}) registers itself as a provider; this class keeps the JDK's own server for its
+     * HTTP/1.1 listener by naming the JDK's provider, unless a provider was named already.
+     */
+    public static final String PROVIDER_PROPERTY = "com.sun.net.httpserver.HttpServerProvider";
+    /** The JDK's own provider class (module jdk.httpserver). */
+    public static final String JDK_PROVIDER = "sun.net.httpserver.DefaultHttpServerProvider";
+
     static {
+        if (System.getProperty(PROVIDER_PROPERTY) == null) {
+            System.setProperty(PROVIDER_PROPERTY, JDK_PROVIDER);
+        }
         if (System.getProperty("sun.net.httpserver.nodelay") == null) {
             System.setProperty("sun.net.httpserver.nodelay", "true");
         }
@@ -55,15 +67,19 @@ public final class SimServer implements AutoCloseable {
     private final GpuModel gpu;
     private final String baseUrl;
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final SimHandler handler;
+    private final AdditionalFronts fronts;
 
     private SimServer(SimProfile profile, SimOptions options, HttpServer server, ExecutorService executor,
-                      AdmissionQueue admission, GpuModel gpu) {
+                      AdmissionQueue admission, GpuModel gpu, SimHandler handler) {
         this.gpu = gpu;
         this.profile = profile;
         this.options = options;
         this.server = server;
         this.executor = executor;
         this.admission = admission;
+        this.handler = handler;
+        this.fronts = new AdditionalFronts(profile, handler, executor);
         InetSocketAddress bound = server.getAddress();
         String host = bound.getAddress().getHostAddress();
         this.baseUrl = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.getPort();
@@ -108,10 +124,11 @@ public final class SimServer implements AutoCloseable {
         AdmissionQueue admission = new AdmissionQueue(profile.maxRunningSeqs());
         GpuModel gpu = new GpuModel(profile);
         SimMetrics metrics = new SimMetrics(profile.model(), admission, gpu, profile.engine().metrics());
-        server.createContext("/", new SimHandler(profile, options, admission, metrics, gpu));
+        SimHandler handler = new SimHandler(profile, options, admission, metrics, gpu);
+        server.createContext("/", handler);
         server.setExecutor(executor);
         server.start();
-        return new SimServer(profile, options, server, executor, admission, gpu);
+        return new SimServer(profile, options, server, executor, admission, gpu, handler);
     }
 
     /** @return the bound TCP port (the ephemeral one when the options asked for 0) */
@@ -122,6 +139,44 @@ public final class SimServer implements AutoCloseable {
     /** @return {@code http://HOST:PORT} with the bound address, e.g. {@code http://127.0.0.1:41234}; no slash */
     public String baseUrl() {
         return baseUrl;
+    }
+
+    /**
+     * The KServe v2 / Triton gRPC service ({@code inference.GRPCInferenceService}) of this simulator, with the same
+     * latency model, admission queue and metrics as its HTTP routes; started on 127.0.0.1 at an ephemeral port on
+     * the first call and stopped by {@link #close()}.
+     *
+     * @param tls true for TLS with the simulator's self-signed certificate (clients set {@code verifyTls: false}),
+     *            false for plaintext HTTP/2
+     * @return {@code http://127.0.0.1:PORT} (plaintext) or {@code https://127.0.0.1:PORT} (TLS); no slash
+     * @throws java.io.UncheckedIOException when the port cannot be bound
+     * @throws IllegalStateException        after {@link #close()}
+     */
+    public String grpcBaseUrl(boolean tls) {
+        checkOpen();
+        return fronts.grpc(tls, options.host());
+    }
+
+    /**
+     * The same HTTP routes served over HTTP/2 (by Jetty, through the {@code com.sun.net.httpserver} API, so the
+     * handler and latency model are the very same): plaintext with HTTP/2 by prior knowledge (h2c) and HTTP/1.1, or
+     * TLS with ALPN (h2, http/1.1) and the simulator's self-signed certificate. Started on the first call, stopped by
+     * {@link #close()}.
+     *
+     * @param tls true for {@code https} (h2 over TLS), false for {@code http} (h2c or HTTP/1.1)
+     * @return the base URL, e.g. {@code https://127.0.0.1:41235}; no slash
+     * @throws java.io.UncheckedIOException when the port cannot be bound or Jetty does not start
+     * @throws IllegalStateException        after {@link #close()}
+     */
+    public String http2BaseUrl(boolean tls) {
+        checkOpen();
+        return fronts.http2(tls, options.host());
+    }
+
+    private void checkOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("the simulator is closed");
+        }
     }
 
     /** @return the profile being served */
@@ -137,11 +192,13 @@ public final class SimServer implements AutoCloseable {
     /**
      * An endpoint that points at this server.
      *
-     * @param protocol the protocol to speak; every {@link Protocol} is served
+     * @param protocol the protocol to speak; every {@link Protocol} is served ({@code kserve-grpc} by the plaintext
+     *                 gRPC listener, started on first use)
      * @return an endpoint named {@code sim-PROFILE} with the server's base URL and model
      */
     public Endpoint endpoint(Protocol protocol) {
-        return Endpoint.of("sim-" + profile.name(), protocol, baseUrl, profile.model());
+        String url = protocol == Protocol.KSERVE_GRPC ? grpcBaseUrl(false) : baseUrl;
+        return Endpoint.of("sim-" + profile.name(), protocol, url, profile.model());
     }
 
     /** @return sequences being served right now (for monitoring and tests), >= 0 */
@@ -216,6 +273,7 @@ public final class SimServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
+        fronts.close();
         server.stop(0);
         executor.shutdownNow();
         try {

@@ -95,4 +95,31 @@ class EngineArchitectureTest {
                         + " (in app) is the one console writer")
                 .check(ENGINE);
     }
+
+    @Test
+    void grpcStaysInTheClientTheSimulatorAndTheGeneratedMessages() {
+        noClasses().that().resideInAPackage("org.latencylab.engine..")
+                .and().resideOutsideOfPackages("org.latencylab.engine.client..", "org.latencylab.engine.sim..",
+                        "org.latencylab.engine.kserve..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.grpc..", "com.google.protobuf..",
+                        "org.latencylab.engine.kserve..")
+                .check(ENGINE);
+    }
+
+    @Test
+    void theLinkEmulatorUsesNoProtocolStackAndNothingAboveIt() {
+        noClasses().that().resideInAPackage("org.latencylab.engine.link..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.grpc..", "okhttp3..", "org.eclipse.jetty..",
+                        "org.latencylab.engine.client..", "org.latencylab.engine.sim..",
+                        "org.latencylab.engine.experiment..", "org.latencylab.engine.transport..")
+                .check(ENGINE);
+    }
+
+    @Test
+    void jettyServesOnlyTheSimulator() {
+        noClasses().that().resideInAPackage("org.latencylab.engine..")
+                .and().resideOutsideOfPackage("org.latencylab.engine.sim..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..")
+                .check(ENGINE);
+    }
 }

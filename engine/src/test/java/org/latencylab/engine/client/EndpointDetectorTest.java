@@ -84,8 +84,21 @@ class EndpointDetectorTest {
         answer(Map.of("/v1/models", "{\"unexpected\":true}"));
         EndpointDetector.Detection d = detector.detect(base(), "K");
         assertThat(d.found()).isFalse();
-        assertThat(d.report()).contains("/v1/models", "expected shape", "/api/tags", "HTTP 404", "/info")
+        assertThat(d.report()).contains("/v1/models", "expected shape", "/api/tags", "HTTP 404", "/info",
+                        "GRPCInferenceService/ServerLive")
                 .doesNotContain("sk-secret-777");
-        assertThat(d.probes()).hasSize(3);
+        assertThat(d.probes()).hasSize(4);
+    }
+
+    @Test
+    void aKserveGrpcServerIsFoundByServerLive() {
+        try (org.latencylab.engine.sim.SimServer sim = org.latencylab.engine.sim.SimServer.start(
+                org.latencylab.engine.sim.SimProfile.builtin("zero-latency"),
+                org.latencylab.engine.sim.SimOptions.defaults())) {
+            EndpointDetector.Detection d = detector.detect(sim.grpcBaseUrl(false), null);
+            assertThat(d.protocol()).as(d.report()).contains(Protocol.KSERVE_GRPC);
+            assertThat(d.probes()).hasSize(4);
+            assertThat(d.probes().get(3).answer()).isEqualTo("ok (live)");
+        }
     }
 }

@@ -25,6 +25,10 @@ public final class MetricGlossary {
                 + " → first token; includes queueing inside the client (coordinated omission is not hidden).");
         TERMS.put("e2e_from_intended", "E2E from the intended start: intended start → end of stream.");
         TERMS.put("dispatch_lag", "Dispatch lag: actual send minus intended start.");
+        TERMS.put("first_screen", "First-screen latency: from the user's action (the send; with a cold connection,"
+                + " before DNS, TCP and TLS) until the client holds the first screenful of answer text, 200 characters"
+                + " by default (or N tokens). An answer shorter than a screen counts at its last answer event; a"
+                + " non-streamed answer at the end of its body.");
         TERMS.put("tier", "Tier: judged on the P95 of the chosen metric (TTFT by default). Default table: Tier-0 ≤ 80 ms,"
                 + " Tier-1 ≤ 300 ms, Tier-2 ≤ 1.2 s, Tier-3 ≤ 4.5 s, Tier-4 above (editable in Settings).");
         TERMS.put("slo", "SLO (service-level objective): at least P % of requests have the metric ≤ the threshold;"
