@@ -45,6 +45,10 @@ import java.util.Objects;
  * @param reasoningText        generated reasoning text (empty when none or not kept)
  * @param serverTimingsMs      timings the server reported about itself, in milliseconds, keyed by a stable name
  *                             (e.g. {@code "prompt_eval"}); never null
+ * @param firstChunkNanos      first streamed event that belongs to the generation whatever it carries, or UNSET:
+ *                             for OpenAI-compatible streams the first chunk with a {@code choices} entry, a
+ *                             role-only chunk included (the event vLLM's benchmark starts its TTFT clock on; see
+ *                             {@code org.latencylab.engine.lens}); UNSET for protocols that do not stamp it
  */
 public record RequestRecord(
         long id, String label, Protocol protocol, int contextTokens, boolean stream,
@@ -55,7 +59,7 @@ public record RequestRecord(
         TokenTimeline tokens, int inputTokens, int outputTokens, TokenSource outputTokenSource,
         int attempts, int rateLimitedAttempts, int httpStatus,
         Outcome outcome, ErrorKind errorKind, String errorMessage,
-        String outputText, String reasoningText, Map<String, Double> serverTimingsMs) {
+        String outputText, String reasoningText, Map<String, Double> serverTimingsMs, long firstChunkNanos) {
 
     /** Marks a timestamp that did not happen. */
     public static final long UNSET = Long.MIN_VALUE;
@@ -167,6 +171,7 @@ public record RequestRecord(
         b.rateLimitedAttempts = rateLimitedAttempts; b.httpStatus = httpStatus;
         b.outcome = outcome; b.errorKind = errorKind; b.errorMessage = errorMessage;
         b.outputText = outputText; b.reasoningText = reasoningText; b.serverTimingsMs = serverTimingsMs;
+        b.firstChunkNanos = firstChunkNanos;
         return b;
     }
 
@@ -204,6 +209,7 @@ public record RequestRecord(
         public String outputText = "";
         public String reasoningText = "";
         public Map<String, Double> serverTimingsMs = Map.of();
+        public long firstChunkNanos = UNSET;
 
         private Builder() {
         }
@@ -222,7 +228,8 @@ public record RequestRecord(
                     dnsStartNanos, dnsEndNanos, connectStartNanos, connectEndNanos, tlsStartNanos, tlsEndNanos,
                     requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
                     endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
-                    httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs);
+                    httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs,
+                    firstChunkNanos);
         }
     }
 }

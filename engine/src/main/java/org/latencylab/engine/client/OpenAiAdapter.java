@@ -88,6 +88,9 @@ final class OpenAiAdapter implements ProtocolAdapter {
         long stamp = ProtocolAdapter.serverStamp(node);
         JsonNode choices = node.get("choices");
         if (choices != null && choices.isArray()) {
+            if (!choices.isEmpty()) {
+                c.chunk(now);
+            }
             Texts t = texts(choices, "delta");
             for (JsonNode choice : choices) {
                 JsonNode finish = choice.get("finish_reason");

@@ -37,6 +37,7 @@ final class ResponseCollector {
     private int[] tokens = new int[16];
     private long[] stamps = new long[16];
     private int events;
+    private long firstChunk = UNSET;
     private long firstToken = UNSET;
     private long firstContent = UNSET;
     private long end = UNSET;
@@ -115,6 +116,18 @@ final class ResponseCollector {
         tokens[events] = Math.max(1, n);
         stamps[events] = serverStamp;
         events++;
+    }
+
+    /**
+     * A streamed event that belongs to the generation arrived, whatever it carries (e.g. an OpenAI chunk with a
+     * role-only delta). Only the first call counts; it feeds the metric-definition lens, not TTFT.
+     *
+     * @param arrivalNanos when the parser delivered the event (nanoTime)
+     */
+    void chunk(long arrivalNanos) {
+        if (streaming && firstChunk == UNSET) {
+            firstChunk = arrivalNanos;
+        }
     }
 
     /** @param prompt server-reported prompt tokens, or a negative value for "not in this event" */
@@ -210,6 +223,7 @@ final class ResponseCollector {
         }
         b.endNanos = end;
         b.firstTokenNanos = firstToken;
+        b.firstChunkNanos = firstChunk;
         b.firstContentNanos = firstContent;
         b.tokens = new TokenTimeline(Arrays.copyOf(arrivals, events), Arrays.copyOf(tokens, events),
                 Arrays.copyOf(stamps, events));
