@@ -57,6 +57,11 @@ public final class ConsoleReport {
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
+            } else if (EndpointsReport.handles(s.result())) {
+                EndpointsReport.print(s.result(), out); // per endpoint: the pooled step summary would mix them
+                if (s.stats() != null) {
+                    printCounts(s.stats(), examples, out);
+                }
             } else if (s.result() instanceof GridResult g) {
                 printGrid(g, out);
                 if (s.stats() != null) {

@@ -20,7 +20,10 @@ public final class RunCharts {
      */
     public static List<Path> renderAll(RunResult run) {
         try {
-            return ResultCharts.writeRunCharts(run, RequestLog.read(run.runDirectory().resolve(RequestLog.FILE_NAME)));
+            var records = RequestLog.read(run.runDirectory().resolve(RequestLog.FILE_NAME));
+            List<Path> files = new java.util.ArrayList<>(ResultCharts.writeRunCharts(run, records));
+            files.addAll(org.latencylab.charts.results.EndpointCharts.writeRunCharts(run, records));
+            return files;
         } catch (ChartExportException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
