@@ -146,6 +146,10 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
                 }
             }));
         }
+        long wait;
+        while (!ctx.cancelled() && (wait = t0 + remainingNanos - System.nanoTime()) > 0) {
+            Thread.sleep(Duration.ofNanos(Math.min(wait, 100_000_000L))); // the last interval is monitored too
+        }
         for (Thread t : inFlight) {
             while (!t.join(Duration.ofMillis(50))) {
                 if (ctx.cancelled()) {
