@@ -30,7 +30,7 @@ class CompareEndpointsTest {
                 requests: 24
                 promptTokens: 512
                 maxOutputTokens: 4
-                slos: [{metric: ttft, percentile: 95, maxMs: 150}]
+                slos: [{metric: ttft, percentile: 95, maxMs: 110}]
             """;
 
     @Test
@@ -45,8 +45,8 @@ class CompareEndpointsTest {
         EndpointRanking.Row slow = ranking.rows().get(1);
         assertThat(fast.ttftP95().valueNanos()).isLessThan(slow.ttftP95().valueNanos());
         assertThat(fast.ttftP95().lowerNanos()).isLessThanOrEqualTo(fast.ttftP95().valueNanos());
-        // llama-8b-class needs ~0.2 s of prefill for 512 tokens, small-fast a few ms: the SLO splits them
-        assertThat(fast.sloAttainment()).isGreaterThan(0.9);
+        // prefill of 512 tokens: llama-8b-class about 146 ms, small-fast about 78 ms; the 110 ms SLO splits them
+        assertThat(fast.sloAttainment()).isGreaterThan(0.8);
         assertThat(slow.sloAttainment()).isLessThan(0.1);
         assertThat(ranking.neighbours()).hasSize(1);
         EndpointRanking.NeighbourTest t = ranking.neighbours().get(0);
