@@ -51,7 +51,7 @@ public final class IntervalBarChart {
         chart.getGridRenderer().getVerticalMajorGrid().setVisible(false);
         bars = new BarRenderer();
         whiskers = new WhiskerRenderer(theme.textColor());
-        labels = new PointLabelRenderer(theme.textColor(), 4, -3, TextAlignment.LEFT, VPos.BOTTOM, false);
+        labels = new PointLabelRenderer(theme.textColor(), 7, -3, TextAlignment.LEFT, VPos.BOTTOM, false);
         chart.getRenderers().addAll(bars, whiskers, labels);
     }
 

@@ -23,6 +23,7 @@ final class WhiskerRenderer extends AbstractRendererXY<WhiskerRenderer> {
     /** @param color whisker colour */
     WhiskerRenderer(Color color) {
         this.color = color;
+        setShowInLegend(false);
     }
 
     @Override

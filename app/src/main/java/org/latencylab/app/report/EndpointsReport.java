@@ -34,13 +34,13 @@ public final class EndpointsReport {
         if (result instanceof CompareEndpointsRunner.CompareResult c) {
             printRanking(c.ranking(), out);
             if (!c.slos().isEmpty()) {
-                out.println("SLO attainment: share of requests meeting " + String.join(" and ", c.slos()));
+                out.println("SLO attainment: share of requests with " + String.join(" and ", c.slos()));
             }
         } else if (result instanceof MonitorRunner.MonitorResult m) {
-            out.printf(Locale.ROOT, "monitored %.1f h in %d session(s)%s; state in %s%n", m.monitoredSeconds() / 3600,
-                    m.sessions().size(), m.gaps().isEmpty() ? "" : String.format(Locale.ROOT, ", gaps %s",
-                            m.gaps().stream().map(g -> String.format(Locale.ROOT, "%.0f s", g.seconds())).toList()),
-                    m.stateFile());
+            out.printf(Locale.ROOT, "monitored %s in %d session(s)%s%s; state in %s%n",
+                    MonitorRunner.span(m.monitoredSeconds()), m.sessions().size(),
+                    m.gaps().isEmpty() ? "" : ", gaps " + m.gaps().stream().map(g -> MonitorRunner.span(g.seconds())).toList(),
+                    m.complete() ? "" : " (not complete: run it again with the same --out to resume)", m.stateFile());
             printRanking(m.ranking(), out);
         } else if (result instanceof BaselineRunner.BaselineResult b) {
             printBaseline(b, out);
@@ -50,10 +50,10 @@ public final class EndpointsReport {
     /** @param r a ranking @param out where to print */
     public static void printRanking(EndpointRanking.Ranking r, PrintWriter out) {
         out.printf(Locale.ROOT, "ranking by P95 %s (lower is better); [95 %% interval]%n", r.metric().toUpperCase(Locale.ROOT));
-        out.printf(Locale.ROOT, "%-4s %-18s %6s %-26s %-26s %-26s %-8s %8s %7s%n", "rank", "endpoint", "n",
+        out.printf(Locale.ROOT, "%-4s %-18s %6s %-28s %-28s %-28s %-8s %8s %7s%n", "rank", "endpoint", "n",
                 "TTFT P50", "TTFT P95", "E2E P95", "tier", "SLO att.", "errors");
         for (EndpointRanking.Row row : r.rows()) {
-            out.printf(Locale.ROOT, "%-4d %-18s %6d %-26s %-26s %-26s %-8s %8s %7s%n", row.rank(), row.endpoint(),
+            out.printf(Locale.ROOT, "%-4d %-18s %6d %-28s %-28s %-28s %-8s %8s %7s%n", row.rank(), row.endpoint(),
                     row.succeeded(), est(row.ttftP50()), est(row.ttftP95()), est(row.e2eP95()),
                     row.tier() == null ? "–" : row.tier(), Units.percent(row.sloAttainment()),
                     Units.percent(row.errorRate()));

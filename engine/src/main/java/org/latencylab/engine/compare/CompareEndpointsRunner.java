@@ -28,8 +28,13 @@ public final class CompareEndpointsRunner implements StepRunner<CompareEndpoints
             EndpointRanking.Ranking ranking = EndpointRanking.rank(byEndpoint, targets.descriptions(), spec.rankBy(),
                     spec.sloList(), 42);
             return new CompareResult(label, CompareEndpointsSpec.TYPE, spec.slos().stream()
-                    .map(s -> "P" + s.percentile() + " " + s.metric() + " <= " + s.maxMs() + " ms").toList(), ranking);
+                    .map(s -> s.metric() + " ≤ " + num(s.maxMs()) + " ms (target " + num(s.percentile()) + " %)")
+                    .toList(), ranking);
         }
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
     /**

@@ -64,9 +64,9 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
         if (state.lastUpdate != null) {
             long gapMs = Duration.between(state.lastUpdate, now).toMillis();
             state.gaps.add(new Gap(state.lastUpdate.toString(), now.toString(), gapMs / 1000.0));
-            ctx.notice(String.format(java.util.Locale.ROOT, "%s resumed into %s after a gap of %.1f s (%.1f of %.1f h"
-                            + " monitored so far)", label, dir, gapMs / 1000.0, state.activeNanos / 3.6e12,
-                    spec.duration().toNanos() / 3.6e12));
+            ctx.notice(String.format(java.util.Locale.ROOT, "%s resumed into %s after a gap of %s (%s of %s monitored"
+                            + " so far)", label, dir, span(gapMs / 1000.0), span(state.activeNanos / 1e9),
+                    span(spec.duration().toNanos() / 1e9)));
         }
         state.sessions.add(new Session(now.toString(), null));
         long remaining = spec.duration().toNanos() - state.activeNanos;
@@ -158,6 +158,20 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
             }
         }
         state.activeNanos = activeAtStart + Math.min(remainingNanos, System.nanoTime() - t0);
+    }
+
+    /**
+     * @param seconds a time span, s
+     * @return it in the unit that suits it: {@code 42 s}, {@code 12.5 min} or {@code 71.9 h}
+     */
+    public static String span(double seconds) {
+        if (seconds < 120) {
+            return String.format(java.util.Locale.ROOT, "%.1f s", seconds);
+        }
+        if (seconds < 7200) {
+            return String.format(java.util.Locale.ROOT, "%.1f min", seconds / 60);
+        }
+        return String.format(java.util.Locale.ROOT, "%.1f h", seconds / 3600);
     }
 
     /**
