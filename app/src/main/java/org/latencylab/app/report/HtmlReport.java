@@ -275,11 +275,15 @@ public final class HtmlReport {
         a("<p>").t(line.toString()).a("</p>\n");
         for (JsonNode slo : summary.path("slos")) {
             boolean ok = slo.path("passed").asBoolean();
-            a("<p>SLO P").t(slo.path("percentile").asText()).a(" ").t(slo.path("metric").asText()).a(" ≤ ")
-                    .t(slo.path("max_ms").asText()).a(" ms: compliance ")
+            a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(slo.path("metric").asText()).a(" ≤ ")
+                    .t(num(slo.path("max_ms").asDouble())).a(" ms: compliance ")
                     .t(Units.percent(slo.path("compliance").asDouble(Double.NaN))).a(" <span class=\"")
                     .a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
         }
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
     private static String pct(JsonNode metric, double p) {
