@@ -32,7 +32,8 @@ class WorkflowCommandsTest {
 
         CommandLineTest.Result c = run("compare", dir.resolve("vllm").toString(), dir.resolve("aiperf").toString());
         assertThat(c.code()).as(c.err()).isZero();
-        assertThat(c.out()).contains("1. vllm").contains("(vllm-bench) — baseline").contains("2. aiperf");
+        assertThat(c.out()).contains("1. vllm-bench-serve-detailed (vllm-bench) — baseline")
+                .contains("2. aiperf-profile_export (aiperf)");
         // P50 TTFT: vLLM 118 ms (baseline), AIPerf 110 ms → −6.8 %
         assertThat(c.out()).containsPattern("P50 TTFT\\s+118 ms\\s+110 ms \\(-6\\.8 %\\)");
 

@@ -119,7 +119,8 @@ public final class ResultImporter {
                     .atZone(java.time.ZoneId.systemDefault()).toInstant();
         }
         return new ImportedRun(SourceTool.VLLM_BENCH, file.getFileName().toString(),
-                n.path("label").asText(n.path("backend").asText("vllm-bench")) + "-" + stem(file),
+                n.path("label").isTextual() && !n.get("label").asText().isBlank() ? n.get("label").asText()
+                        : name(SourceTool.VLLM_BENCH, file),
                 n.path("model_id").asText(""), n.path("base_url").asText(""), started, records,
                 List.of("ttfb", "time_to_first_content", "dispatch_lag", "requests_per_s"),
                 List.of("TTFT, ITL and E2E follow vLLM's definitions: the TTFT clock stops at the first chunk with"
@@ -219,7 +220,7 @@ public final class ResultImporter {
             records.add(b.build());
         }
         JsonNode args = n.path("args");
-        return new ImportedRun(SourceTool.GUIDELLM, file.getFileName().toString(), "guidellm-" + stem(file),
+        return new ImportedRun(SourceTool.GUIDELLM, file.getFileName().toString(), name(SourceTool.GUIDELLM, file),
                 args.path("model").asText(""), args.path("target").asText(""),
                 Instant.ofEpochMilli(Math.round(base * 1000)), records,
                 List.of("ttfb", "time_to_first_content", "dispatch_lag"),
@@ -311,7 +312,7 @@ public final class ResultImporter {
             }
             records.add(b.build());
         }
-        return new ImportedRun(SourceTool.AIPERF, file.getFileName().toString(), "aiperf-" + stem(file), "", "",
+        return new ImportedRun(SourceTool.AIPERF, file.getFileName().toString(), name(SourceTool.AIPERF, file), "", "",
                 Instant.ofEpochMilli(base / 1_000_000), records,
                 List.of("ttfb", "time_to_first_content", "dispatch_lag"),
                 List.of("TTFT follows AIPerf: the first response with content (role-only responses do not count).",
@@ -419,6 +420,13 @@ public final class ResultImporter {
         String t = s.strip();
         int nl = t.indexOf('\n');
         return nl < 0 ? t : t.substring(0, nl);
+    }
+
+    /** The file's name without extension, prefixed with the tool's id unless it already starts with it. */
+    private static String name(SourceTool tool, Path file) {
+        String stem = stem(file);
+        String prefix = tool.id().replace("-bench", "");
+        return stem.toLowerCase(Locale.ROOT).startsWith(prefix) ? stem : tool.id() + "-" + stem;
     }
 
     private static String stem(Path file) {
