@@ -91,11 +91,11 @@ public final class HtmlReport {
         String title = runs.size() == 1 ? "LatencyLab report — " + runs.get(0).name()
                 : "LatencyLab comparison — " + runs.size() + " runs";
         a("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").t(title).a("</title>\n<style>")
-                .a("body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1150px;")
+                .a("body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1200px;padding:0 1.5em;")
                 .a("color:#1d2430;line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #ccd;padding-bottom:.2em;")
                 .a("margin-top:1.8em}table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}")
-                .a("th,td{border:1px solid #d5d9e0;padding:.25em .55em;text-align:right;vertical-align:top}")
-                .a("th{background:#eef1f6}td.l,th.l{text-align:left}.pass{color:#17692b;font-weight:600}")
+                .a("th,td{border:1px solid #d5d9e0;padding:.25em .55em;text-align:right;vertical-align:top;white-space:nowrap}")
+                .a("th{background:#eef1f6}td.l,th.l{text-align:left;white-space:normal}.pass{color:#17692b;font-weight:600}")
                 .a(".fail{color:#a11;font-weight:600}.muted{color:#667}img{max-width:100%;border:1px solid #dde;margin:.4em 0}")
                 .a("code{background:#f3f4f7;padding:0 .2em}</style></head>\n<body>\n<h1>").t(title).a("</h1>\n");
         a("<p class=\"muted\">Generated ").t(Instant.now().toString()).a(" by LatencyLab ").t(version())
@@ -126,7 +126,7 @@ public final class HtmlReport {
             a("<tr><td>").a(Integer.toString(i + 1)).a("</td><td class=\"l\">").t(r.name()).a("</td><td class=\"l\">")
                     .t(r.sourceTool()).a("</td><td class=\"l\">").t(j.path("endpoint").asText("–"))
                     .a("</td><td class=\"l\">").t(j.path("status").asText("–")).a("</td><td class=\"l\">")
-                    .t(j.path("started_at").asText("–")).a("</td><td>").t(s.path("sent").asText("–")).a("</td><td>")
+                    .t(j.path("started_at").asText("–").replaceFirst("\\.\\d+Z$", "Z")).a("</td><td>").t(s.path("sent").asText("–")).a("</td><td>")
                     .t(s.path("succeeded").asText("–")).a("</td><td>").t(s.path("failed").asText("–")).a("</td><td>")
                     .t(Units.ms(r.percentileMs("ttft", 95))).a("</td><td>").t(Units.ms(r.percentileMs("e2e", 95)))
                     .a("</td><td class=\"l\">").t(s.path("tier").asText("–")).a("</td><td class=\"l\">");
