@@ -91,7 +91,9 @@ public final class MainView {
         resultsTab = tab("Results", results.root(), "Live charts and the summary of the run on screen");
         compareTab = tab("Compare", compare.root(), "Two saved runs side by side");
         Tab settingsTab = tab("Settings", settings.root(), "Theme, tier table, SLOs, data folder");
-        tabs.getTabs().setAll(endpointTab, experimentTab, resultsTab, compareTab, settingsTab);
+        Tab rankingsTab = tab("Rankings", new org.latencylab.app.ui.workflow.RankingView(vm.ranking(),
+                vm.endpoints().simProfiles()).root(), "Rank endpoints by P95 TTFT; SLO budget; HTML report");
+        tabs.getTabs().setAll(endpointTab, experimentTab, resultsTab, compareTab, settingsTab, rankingsTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getSelectionModel().select(experimentTab);
 

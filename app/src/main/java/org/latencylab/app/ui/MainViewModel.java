@@ -38,6 +38,7 @@ public final class MainViewModel {
     private final ExperimentViewModel experiment = new ExperimentViewModel();
     private final ResultsViewModel results;
     private final RunViewModel run;
+    private final org.latencylab.app.ui.workflow.RankingViewModel ranking;
     private final HistoryViewModel history;
     private final CompareViewModel compare;
     private final SettingsViewModel settingsVm;
@@ -65,6 +66,7 @@ public final class MainViewModel {
         this.compare = new CompareViewModel(executor);
         this.settingsVm = new SettingsViewModel();
         run.setOnFinished(r -> history.refresh());
+        this.ranking = new org.latencylab.app.ui.workflow.RankingViewModel(executor, run, this::runsDir);
         history.setOnOpen((RunEntry e, List<org.latencylab.engine.api.RequestRecord> recs) ->
                 results.show(e.title() + " · " + e.endpoint(), recs, settings.statsSettings()));
         theme.addListener((o, a, b) -> save());
@@ -186,6 +188,11 @@ public final class MainViewModel {
     /** @return results of the run on screen */
     public ResultsViewModel results() {
         return results;
+    }
+
+    /** @return the Rankings tab (endpoint ranking, SLO budget, report export) */
+    public org.latencylab.app.ui.workflow.RankingViewModel ranking() {
+        return ranking;
     }
 
     /** @return run control */

@@ -1,0 +1,155 @@
+package org.latencylab.app.ui.workflow;
+
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.geometry.Insets;
+import javafx.scene.control.Button;
+import javafx.scene.control.CheckBox;
+import javafx.scene.control.Label;
+import javafx.scene.control.ScrollPane;
+import javafx.scene.control.Spinner;
+import javafx.scene.control.TableColumn;
+import javafx.scene.control.TableView;
+import javafx.scene.control.TextField;
+import javafx.scene.control.TitledPane;
+import javafx.scene.layout.FlowPane;
+import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.StackPane;
+import javafx.scene.layout.VBox;
+import javafx.stage.FileChooser;
+import org.latencylab.app.ui.Controls;
+import org.latencylab.charts.ChartTheme;
+import org.latencylab.charts.results.EndpointCharts;
+
+import java.io.File;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The Rankings tab: simulator profiles to rank and the workload size, a Rank button, the ranking table (P50/P95
+ * TTFT and P95 E2E with 95 % intervals, tier, SLO attainment, error rate), the neighbour verdicts, the ranking
+ * chart; the SLO budget calculator; "Export report…" for the run on screen. Build and use on the JavaFX thread.
+ */
+public final class RankingView {
+    private final RankingViewModel vm;
+    private final VBox root = new VBox(10);
+    private final StackPane chartHolder = new StackPane();
+    private final ScrollPane scroll = new ScrollPane(root);
+
+    /**
+     * @param vm       the tab's view model
+     * @param profiles built-in simulator profile names to offer
+     */
+    public RankingView(RankingViewModel vm, List<String> profiles) {
+        this.vm = vm;
+        root.setPadding(new Insets(10));
+
+        FlowPane boxes = new FlowPane(12, 6);
+        for (String p : profiles) {
+            CheckBox cb = new CheckBox(p);
+            cb.setId("rank-" + p);
+            cb.setSelected(vm.selectedProfiles().contains(p));
+            cb.selectedProperty().addListener((o, a, on) -> {
+                if (on && !vm.selectedProfiles().contains(p)) {
+                    vm.selectedProfiles().add(p);
+                } else if (!on) {
+                    vm.selectedProfiles().remove(p);
+                }
+            });
+            boxes.getChildren().add(cb);
+        }
+        Spinner<Integer> requests = new Spinner<>(2, 10_000, vm.requestsProperty().get(), 10);
+        requests.setEditable(true);
+        requests.setId("rankRequests");
+        requests.valueProperty().addListener((o, a, v) -> vm.requestsProperty().set(v));
+        Spinner<Integer> prompt = new Spinner<>(1, 131_072, vm.promptTokensProperty().get(), 256);
+        prompt.setEditable(true);
+        prompt.valueProperty().addListener((o, a, v) -> vm.promptTokensProperty().set(v));
+        TextField slo = new TextField();
+        slo.textProperty().bindBidirectional(vm.sloTtftMsProperty());
+        slo.setPrefColumnCount(6);
+        Button rank = new Button("Rank");
+        rank.setId("rankButton");
+        rank.setTooltip(Controls.tip("Send the same requests to every chosen endpoint, interleaved round-robin, and"
+                + " rank them by P95 TTFT"));
+        rank.setOnAction(e -> vm.start());
+        HBox form = new HBox(8, new Label("requests per endpoint"), requests, new Label("prompt tokens"), prompt,
+                new Label("SLO: P95 TTFT ≤ [ms]"), slo, rank);
+        form.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+
+        TableView<RankingViewModel.Row> table = new TableView<>(vm.rows());
+        table.setId("rankingTable");
+        table.setPrefHeight(160);
+        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.getColumns().setAll(List.of(
+                col("rank", r -> Integer.toString(r.rank())), col("endpoint", RankingViewModel.Row::endpoint),
+                col("n", r -> Long.toString(r.requests())), col("TTFT P50 [95 % CI]", RankingViewModel.Row::ttftP50),
+                col("TTFT P95 [95 % CI]", RankingViewModel.Row::ttftP95), col("E2E P95 [95 % CI]", RankingViewModel.Row::e2eP95),
+                col("tier", RankingViewModel.Row::tier), col("SLO attainment", RankingViewModel.Row::sloAttainment),
+                col("errors", RankingViewModel.Row::errorRate)));
+        Label verdicts = new Label();
+        verdicts.setId("rankingVerdicts");
+        verdicts.setWrapText(true);
+        verdicts.textProperty().bind(vm.verdictsProperty());
+        chartHolder.setMinHeight(320);
+        vm.rankingProperty().addListener((o, a, r) -> chartHolder.getChildren().setAll(r == null ? List.of()
+                : List.of(EndpointCharts.ranking("Ranking by P95 TTFT", r, ChartTheme.LIGHT))));
+        VBox rankBox = new VBox(8, boxes, form, table, verdicts, chartHolder);
+        TitledPane rankPane = new TitledPane("Rank endpoints (compare-endpoints)", rankBox);
+        rankPane.setCollapsible(false);
+
+        GridPane budget = new GridPane();
+        budget.setHgap(8);
+        budget.setVgap(6);
+        TextField sla = field(vm.slaP95Property(), "slaP95");
+        TextField infra = field(vm.infraP95Property(), "infraP95");
+        TextField margin = field(vm.marginProperty(), "margin");
+        Label model = new Label();
+        model.setId("modelSlo");
+        model.textProperty().bind(vm.modelSloProperty());
+        budget.addRow(0, new Label("SLA P95 (end to end)"), sla, new Label("infrastructure P95 (e.g. a baseline's"
+                + " paired Δ P95)"), infra, new Label("safety margin"), margin);
+        budget.add(model, 0, 1, 6, 1);
+        TitledPane budgetPane = new TitledPane("SLO budget: model SLO = (SLA P95 − infrastructure P95) × (1 − margin)",
+                budget);
+        budgetPane.setCollapsible(false);
+
+        Button export = new Button("Export report…");
+        export.setId("exportReport");
+        export.setTooltip(Controls.tip("A self-contained HTML report of the run on screen (tables, definitions, charts)"));
+        export.setOnAction(e -> {
+            FileChooser fc = new FileChooser();
+            fc.setInitialFileName("report.html");
+            fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("HTML", "*.html"));
+            File f = fc.showSaveDialog(root.getScene() == null ? null : root.getScene().getWindow());
+            if (f != null) {
+                vm.exportReport(f.toPath());
+            }
+        });
+        Label msg = new Label();
+        msg.setId("rankingMessage");
+        msg.textProperty().bind(vm.messageProperty());
+        root.getChildren().setAll(rankPane, budgetPane, new HBox(8, export, msg));
+        scroll.setFitToWidth(true);
+    }
+
+    private static TextField field(javafx.beans.property.StringProperty p, String id) {
+        TextField t = new TextField();
+        t.setId(id);
+        t.setPrefColumnCount(7);
+        t.textProperty().bindBidirectional(p);
+        return t;
+    }
+
+    private static TableColumn<RankingViewModel.Row, String> col(String name, Function<RankingViewModel.Row, String> f) {
+        TableColumn<RankingViewModel.Row, String> c = new TableColumn<>(name);
+        c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(f.apply(d.getValue())));
+        c.setSortable(false);
+        return c;
+    }
+
+    /** @return the tab's content */
+    public javafx.scene.Node root() {
+        return scroll;
+    }
+}

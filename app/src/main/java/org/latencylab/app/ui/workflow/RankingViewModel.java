@@ -1,0 +1,248 @@
+package org.latencylab.app.ui.workflow;
+
+import javafx.beans.property.IntegerProperty;
+import javafx.beans.property.ObjectProperty;
+import javafx.beans.property.ReadOnlyObjectProperty;
+import javafx.beans.property.ReadOnlyObjectWrapper;
+import javafx.beans.property.ReadOnlyStringProperty;
+import javafx.beans.property.ReadOnlyStringWrapper;
+import javafx.beans.property.SimpleIntegerProperty;
+import javafx.beans.property.SimpleObjectProperty;
+import javafx.beans.property.SimpleStringProperty;
+import javafx.beans.property.StringProperty;
+import javafx.collections.FXCollections;
+import javafx.collections.ObservableList;
+import org.latencylab.app.report.HtmlReport;
+import org.latencylab.app.report.Units;
+import org.latencylab.app.ui.background.UiExecutor;
+import org.latencylab.app.ui.run.RunViewModel;
+import org.latencylab.engine.compare.CompareEndpointsRunner;
+import org.latencylab.engine.compare.CompareEndpointsSpec;
+import org.latencylab.engine.compare.EndpointRanking;
+import org.latencylab.engine.compare.TargetEntry;
+import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.experiment.RunSpec;
+import org.latencylab.engine.experiment.TargetSpec;
+import org.latencylab.engine.scenario.DurationText;
+import org.latencylab.engine.stats.PercentileEstimate;
+import org.latencylab.engine.stats.SloBudget;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Supplier;
+
+/**
+ * State of the Rankings tab: which simulator profiles to rank, how many requests, the last ranking, the SLO
+ * budget calculator and the report export. Runs go through the window's {@link RunViewModel}, so progress,
+ * cancel (Esc) and history behave as for any run. UI thread only (JavaFX properties); testable without the toolkit.
+ */
+public final class RankingViewModel {
+    /** One line of the ranking table, formatted for display (units included). */
+    public record Row(int rank, String endpoint, long requests, String ttftP50, String ttftP95, String e2eP95,
+                      String tier, String sloAttainment, String errorRate) {
+    }
+
+    private final UiExecutor executor;
+    private final RunViewModel run;
+    private final Supplier<Path> runsDir;
+    private final ObservableList<String> selected = FXCollections.observableArrayList();
+    private final IntegerProperty requests = new SimpleIntegerProperty(30);
+    private final IntegerProperty promptTokens = new SimpleIntegerProperty(512);
+    private final StringProperty sloTtftMs = new SimpleStringProperty("300");
+    private final ObservableList<Row> rows = FXCollections.observableArrayList();
+    private final ReadOnlyStringWrapper verdicts = new ReadOnlyStringWrapper("");
+    private final ReadOnlyObjectWrapper<EndpointRanking.Ranking> ranking = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final StringProperty slaP95 = new SimpleStringProperty("1200ms");
+    private final StringProperty infraP95 = new SimpleStringProperty("180ms");
+    private final StringProperty margin = new SimpleStringProperty("0.2");
+    private final ReadOnlyStringWrapper modelSlo = new ReadOnlyStringWrapper("");
+    private final ObjectProperty<Path> reportFile = new SimpleObjectProperty<>();
+
+    /**
+     * @param executor background work (report export)
+     * @param run      the window's run view model
+     * @param runsDir  where run directories go
+     */
+    public RankingViewModel(UiExecutor executor, RunViewModel run, Supplier<Path> runsDir) {
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.run = Objects.requireNonNull(run, "run");
+        this.runsDir = Objects.requireNonNull(runsDir, "runsDir");
+        run.lastResultProperty().addListener((o, a, r) -> show(r));
+        slaP95.addListener((o, a, b) -> computeBudget());
+        infraP95.addListener((o, a, b) -> computeBudget());
+        margin.addListener((o, a, b) -> computeBudget());
+        computeBudget();
+    }
+
+    /** @return simulator profiles chosen for the ranking (at least two to start) */
+    public ObservableList<String> selectedProfiles() {
+        return selected;
+    }
+
+    /** @return requests per endpoint */
+    public IntegerProperty requestsProperty() {
+        return requests;
+    }
+
+    /** @return prompt tokens of each request */
+    public IntegerProperty promptTokensProperty() {
+        return promptTokens;
+    }
+
+    /** @return TTFT threshold of the SLO attainment column, ms (blank = none) */
+    public StringProperty sloTtftMsProperty() {
+        return sloTtftMs;
+    }
+
+    /**
+     * Starts the ranking: a {@code compare-endpoints} run over the selected profiles.
+     *
+     * @return true when started; false (with {@link #messageProperty()} saying why) when the input is incomplete
+     */
+    public boolean start() {
+        if (selected.size() < 2) {
+            message.set("choose at least two endpoints to rank");
+            return false;
+        }
+        if (run.runningProperty().get()) {
+            message.set("a run is going on; wait for it or cancel it (Esc)");
+            return false;
+        }
+        List<TargetEntry> entries = selected.stream().map(p -> TargetEntry.simulator(p, p)).toList();
+        List<org.latencylab.engine.experiment.StatsSettings.SloSpec> slos;
+        try {
+            String t = sloTtftMs.get() == null ? "" : sloTtftMs.get().strip();
+            slos = t.isEmpty() ? List.of()
+                    : List.of(new org.latencylab.engine.experiment.StatsSettings.SloSpec("ttft", 95.0, Double.parseDouble(t)));
+            CompareEndpointsSpec spec = new CompareEndpointsSpec(entries, requests.get(), 1, promptTokens.get(), 16,
+                    true, true, 1, "ttft", slos);
+            RunSpec rs = new RunSpec("rank-endpoints", TargetSpec.simulator("zero-latency"), null, null, List.of(spec),
+                    null, null, 42);
+            message.set("ranking " + String.join(", ", selected) + " (" + requests.get() + " requests each)…");
+            run.start(rs, runsDir.get());
+            return true;
+        } catch (IllegalArgumentException e) {
+            message.set(e.getMessage().startsWith("For input") ? "SLO: '" + sloTtftMs.get() + "' is not a number of ms"
+                    : e.getMessage());
+            return false;
+        }
+    }
+
+    private void show(RunResult r) {
+        if (r == null) {
+            return;
+        }
+        for (RunResult.StepOutcome s : r.steps()) {
+            if (s.result() instanceof CompareEndpointsRunner.CompareResult c) {
+                ranking.set(c.ranking());
+                rows.setAll(c.ranking().rows().stream().map(RankingViewModel::row).toList());
+                StringBuilder sb = new StringBuilder();
+                for (EndpointRanking.NeighbourTest t : c.ranking().neighbours()) {
+                    sb.append(String.format(Locale.ROOT, "%s vs %s: P95 TTFT differs by %s [%s, %s] → %s%n",
+                            t.better(), t.worse(), Units.ms(t.difference().differenceMillis()),
+                            Units.ms(t.difference().lowerMillis()), Units.ms(t.difference().upperMillis()),
+                            t.significant() ? "significantly different" : "not significantly different"));
+                }
+                sb.append("Method: ").append(c.ranking().method());
+                verdicts.set(sb.toString());
+                message.set("ranked " + rows.size() + " endpoints; run directory " + r.runDirectory());
+                return;
+            }
+        }
+    }
+
+    private static Row row(EndpointRanking.Row r) {
+        return new Row(r.rank(), r.endpoint(), r.succeeded(), est(r.ttftP50()), est(r.ttftP95()), est(r.e2eP95()),
+                r.tier() == null ? "–" : r.tier(), Units.percent(r.sloAttainment()), Units.percent(r.errorRate()));
+    }
+
+    private static String est(PercentileEstimate p) {
+        return p == null ? "–" : Units.ms(p.valueMillis()) + " [" + Units.ms(p.lowerMillis()) + ", "
+                + Units.ms(p.upperMillis()) + "]";
+    }
+
+    /** @return the ranking table, best first */
+    public ObservableList<Row> rows() {
+        return rows;
+    }
+
+    /** @return the last ranking (for the chart), or null */
+    public ReadOnlyObjectProperty<EndpointRanking.Ranking> rankingProperty() {
+        return ranking.getReadOnlyProperty();
+    }
+
+    /** @return which neighbours differ significantly, one line each, and the method */
+    public ReadOnlyStringProperty verdictsProperty() {
+        return verdicts.getReadOnlyProperty();
+    }
+
+    /** @return the last status or error message of this tab */
+    public ReadOnlyStringProperty messageProperty() {
+        return message.getReadOnlyProperty();
+    }
+
+    /** @return SLA P95 of the budget calculator, a duration such as {@code 1200ms} */
+    public StringProperty slaP95Property() {
+        return slaP95;
+    }
+
+    /** @return infrastructure P95 of the budget calculator, a duration such as {@code 180ms} */
+    public StringProperty infraP95Property() {
+        return infraP95;
+    }
+
+    /** @return safety margin of the budget calculator, a fraction in [0, 1) */
+    public StringProperty marginProperty() {
+        return margin;
+    }
+
+    /** @return the model SLO ({@code (SLA_p95 − infra_p95) × (1 − margin)}) or why it cannot be computed */
+    public ReadOnlyStringProperty modelSloProperty() {
+        return modelSlo.getReadOnlyProperty();
+    }
+
+    private void computeBudget() {
+        try {
+            Duration sla = DurationText.parse(slaP95.get());
+            Duration infra = DurationText.parse(infraP95.get());
+            double m = Double.parseDouble(margin.get().strip());
+            Duration model = SloBudget.modelSlo(sla, infra, m);
+            modelSlo.set(String.format(Locale.ROOT, "model SLO (P95) = (%s − %s) × (1 − %s) = %s",
+                    Units.ms(sla.toNanos() / 1e6), Units.ms(infra.toNanos() / 1e6), margin.get().strip(),
+                    Units.ms(model.toNanos() / 1e6)));
+        } catch (NumberFormatException e) {
+            modelSlo.set("margin: '" + margin.get() + "' is not a number; write e.g. 0.2");
+        } catch (IllegalArgumentException | NullPointerException e) {
+            modelSlo.set(e.getMessage() == null ? "fill in SLA P95, infrastructure P95 and margin" : e.getMessage());
+        }
+    }
+
+    /**
+     * Writes the HTML report of the run on screen in the background.
+     *
+     * @param file the HTML file
+     * @return false (with a message) when there is no finished run to report
+     */
+    public boolean exportReport(Path file) {
+        Path dir = run.runDirectoryProperty().get();
+        if (dir == null || run.runningProperty().get()) {
+            message.set("no finished run on screen to report");
+            return false;
+        }
+        message.set("writing " + file.getFileName() + "…");
+        executor.submit("report", () -> HtmlReport.write(List.of(dir), 0, file), p -> {
+            reportFile.set(p);
+            message.set("report written: " + p);
+        }, (Throwable t) -> message.set("report failed: " + UiExecutor.describe(t)));
+        return true;
+    }
+
+    /** @return the last report written, or null */
+    public ObjectProperty<Path> reportFileProperty() {
+        return reportFile;
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The "Rankings" tab: ranks endpoints with a {@code compare-endpoints} run started through the window's run view
+ * model (progress, cancel, history as for any run), shows the ranking table and chart, turns an SLA into a model
+ * SLO (the SLO budget) and exports the HTML report of the run on screen. View model without the FX toolkit
+ * ({@link org.latencylab.app.ui.workflow.RankingViewModel}), view built in code.
+ */
+package org.latencylab.app.ui.workflow;
