@@ -215,6 +215,18 @@ public final class HtmlReport {
         for (JsonNode st : j.path("steps")) {
             a("<h3>Step ").t(st.path("label").asText()).a(" (").t(st.path("type").asText()).a(")</h3>\n");
             JsonNode ranking = st.path("result").path("ranking");
+            JsonNode sessions = st.path("result").path("sessions");
+            if (sessions.isArray()) {
+                List<String> gaps = new ArrayList<>();
+                st.path("result").path("gaps").forEach(g -> gaps.add(
+                        org.latencylab.engine.monitor.MonitorRunner.span(g.path("seconds").asDouble())));
+                a("<p>Monitored ").t(org.latencylab.engine.monitor.MonitorRunner.span(
+                                st.path("result").path("monitoredSeconds").asDouble()))
+                        .t(" in " + sessions.size() + " session(s)" + (gaps.isEmpty() ? "" : "; gaps between sessions: "
+                                + String.join(", ", gaps)) + (st.path("result").path("complete").asBoolean()
+                                ? "." : "; not complete (run it again into the same directory to resume)."))
+                        .a("</p>\n");
+            }
             if (ranking.isObject()) {
                 ranking(ranking);
             }

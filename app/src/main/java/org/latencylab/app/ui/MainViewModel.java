@@ -67,6 +67,7 @@ public final class MainViewModel {
         this.settingsVm = new SettingsViewModel();
         run.setOnFinished(r -> history.refresh());
         this.ranking = new org.latencylab.app.ui.workflow.RankingViewModel(executor, run, this::runsDir);
+        ranking.setOnImported(history::refresh);
         history.setOnOpen((RunEntry e, List<org.latencylab.engine.api.RequestRecord> recs) ->
                 results.show(e.title() + " · " + e.endpoint(), recs, settings.statsSettings()));
         theme.addListener((o, a, b) -> save());

@@ -100,5 +100,15 @@ class RankingFlowTest {
         waitUntil(60, () -> vm.reportFileProperty().get() != null);
         assertThat(Files.readString(html)).contains("Ranking by P95 TTFT").contains("small-fast")
                 .contains("data:image/png;base64,");
+
+        // another tool's result imported into the history
+        Path vllm = Path.of(System.getProperty("latencylab.repo.dir", "..")).resolve(
+                "sample-data/imports/vllm-bench-serve-detailed.json");
+        fx(() -> {
+            vm.importResults(vllm);
+            return null;
+        });
+        waitUntil(30, () -> app.viewModel().history().runs().stream()
+                .anyMatch(e -> e.name().equals("vllm-bench-serve-detailed")));
     }
 }

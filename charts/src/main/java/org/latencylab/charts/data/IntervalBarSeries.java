@@ -39,16 +39,19 @@ public record IntervalBarSeries(String name, double[] values, double[] lower, do
         upper = upper.clone();
     }
 
+    /** @return a copy of the values */
     @Override
     public double[] values() {
         return values.clone();
     }
 
+    /** @return a copy of the lower bounds */
     @Override
     public double[] lower() {
         return lower.clone();
     }
 
+    /** @return a copy of the upper bounds */
     @Override
     public double[] upper() {
         return upper.clone();

@@ -136,7 +136,7 @@ final class EndpointTrack {
                 return;
             }
             long start = Math.max(bucket * lengthMillis, openedMillis);
-            long end = force ? nowMillis : (bucket + 1) * lengthMillis;
+            long end = force ? Math.min(nowMillis, (bucket + 1) * lengthMillis) : (bucket + 1) * lengthMillis;
             write(start, end);
             bucket = b;
             openedMillis = force ? nowMillis : b * lengthMillis;

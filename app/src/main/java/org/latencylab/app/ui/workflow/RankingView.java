@@ -126,10 +126,22 @@ public final class RankingView {
                 vm.exportReport(f.toPath());
             }
         });
+        Button importButton = new Button("Import results…");
+        importButton.setId("importResults");
+        importButton.setTooltip(Controls.tip("Import a vllm bench serve --save-detailed JSON, a GuideLLM report or an"
+                + " AIPerf profile_export.jsonl into the history, marked with its tool and the metrics it lacks"));
+        importButton.setOnAction(e -> {
+            FileChooser fc = new FileChooser();
+            fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("results", "*.json", "*.jsonl"));
+            File f = fc.showOpenDialog(root.getScene() == null ? null : root.getScene().getWindow());
+            if (f != null) {
+                vm.importResults(f.toPath());
+            }
+        });
         Label msg = new Label();
         msg.setId("rankingMessage");
         msg.textProperty().bind(vm.messageProperty());
-        root.getChildren().setAll(rankPane, budgetPane, new HBox(8, export, msg));
+        root.getChildren().setAll(rankPane, budgetPane, new HBox(8, export, importButton, msg));
         scroll.setFitToWidth(true);
     }
 

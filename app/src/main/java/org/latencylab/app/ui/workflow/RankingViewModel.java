@@ -40,7 +40,19 @@ import java.util.function.Supplier;
  * cancel (Esc) and history behave as for any run. UI thread only (JavaFX properties); testable without the toolkit.
  */
 public final class RankingViewModel {
-    /** One line of the ranking table, formatted for display (units included). */
+    /**
+     * One line of the ranking table, formatted for display (units included).
+     *
+     * @param rank          1 = best
+     * @param endpoint      endpoint (here the simulator profile) name
+     * @param requests      successful requests
+     * @param ttftP50       TTFT P50 with its 95 % interval, e.g. {@code 84.5 ms [80.5 ms, 87.9 ms]}
+     * @param ttftP95       TTFT P95 with its interval
+     * @param e2eP95        E2E P95 with its interval
+     * @param tier          tier of the P95 TTFT, or "–"
+     * @param sloAttainment share of requests meeting the SLO, e.g. {@code 95.0 %}, or "–"
+     * @param errorRate     share of failed requests
+     */
     public record Row(int rank, String endpoint, long requests, String ttftP50, String ttftP95, String e2eP95,
                       String tier, String sloAttainment, String errorRate) {
     }
@@ -61,6 +73,7 @@ public final class RankingViewModel {
     private final StringProperty margin = new SimpleStringProperty("0.2");
     private final ReadOnlyStringWrapper modelSlo = new ReadOnlyStringWrapper("");
     private final ObjectProperty<Path> reportFile = new SimpleObjectProperty<>();
+    private Runnable onImported = () -> { };
 
     /**
      * @param executor background work (report export)
@@ -239,6 +252,31 @@ public final class RankingViewModel {
             message.set("report written: " + p);
         }, (Throwable t) -> message.set("report failed: " + UiExecutor.describe(t)));
         return true;
+    }
+
+    /** @param action called on the UI thread after a result file was imported into the runs folder */
+    public void setOnImported(Runnable action) {
+        onImported = Objects.requireNonNull(action, "action");
+    }
+
+    /**
+     * Imports another tool's result file (vLLM bench, GuideLLM, AIPerf; the tool is recognised from the file) into
+     * the runs folder in the background, so it shows in the history like any run.
+     *
+     * @param file the result file
+     */
+    public void importResults(Path file) {
+        message.set("importing " + file.getFileName() + "…");
+        executor.submit("import", () -> {
+            org.latencylab.engine.importer.ImportedRun r =
+                    org.latencylab.engine.importer.ResultImporter.read(file, null);
+            String name = "import-" + r.tool().id() + "-" + java.time.LocalDateTime.now().format(
+                    java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT));
+            return org.latencylab.engine.importer.ImportWriter.write(r, runsDir.get().resolve(name));
+        }, dir -> {
+            message.set("imported into " + dir + " (see the history)");
+            onImported.run();
+        }, (Throwable t) -> message.set("import failed: " + UiExecutor.describe(t)));
     }
 
     /** @return the last report written, or null */
