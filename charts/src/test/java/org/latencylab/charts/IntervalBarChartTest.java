@@ -2,6 +2,7 @@ package org.latencylab.charts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -25,7 +26,6 @@ class IntervalBarChartTest {
     @Test
     void whiskersReachFromTheLowerToTheUpperBound() throws Exception {
         AtomicReference<XYChart> chart = new AtomicReference<>();
-        AtomicReference<double[]> px = new AtomicReference<>();
         Path png = dir.resolve("interval-bars.png");
         ChartImages.writePng(() -> {
             IntervalBarChart c = new IntervalBarChart("P95 TTFT per endpoint", Quantity.of("endpoint", "rank"),
@@ -36,29 +36,54 @@ class IntervalBarChartTest {
             return c.chart();
         }, 800, 500, 1.0, png);
         BufferedImage img = Pixels.read(png);
-        XYChart c = chart.get();
-        javafx.geometry.Bounds plot = Pixels.plotArea(c);
-        // the canvas positions of category "a" (x = 0) and of the values 120 ms (inside the bar) and 170 ms (above
-        // the bar, inside the whisker) and 200 ms (above the whisker), read from the axes on the FX thread
-        px.set(Fx.call(() -> new double[]{
-                c.getXAxis().getDisplayPosition(0), c.getYAxis().getDisplayPosition(120),
-                c.getYAxis().getDisplayPosition(170), c.getYAxis().getDisplayPosition(200)}));
-        double x = plot.getMinX() + px.get()[0];
-        double inBar = plot.getMinY() + px.get()[1];
-        double inWhisker = plot.getMinY() + px.get()[2];
-        double above = plot.getMinY() + px.get()[3];
+        javafx.geometry.Bounds plot = Pixels.plotArea(chart.get());
+        // categories sit at x = 0 and 1 on an axis from -0.5 to 1.5: a quarter and three quarters of the plot width
+        double xa = plot.getMinX() + plot.getWidth() * 0.25;
+        double xb = plot.getMinX() + plot.getWidth() * 0.75;
         int blue = Pixels.argb(javafx.scene.paint.Color.web("#1f77b4"));
-        assertThat(Pixels.distance(Pixels.rgb(img, x - 20, inBar), blue)).as("bar fill").isLessThan(40);
-        // the whisker is a 1.5 px line in the text colour at the bar's centre, from 80 to 190 ms
-        int dark = 0;
-        for (int dx = -2; dx <= 2; dx++) {
-            if (Pixels.distance(Pixels.rgb(img, x + dx, inWhisker), Pixels.argb(ChartTheme.LIGHT.textColor())) < 120) {
-                dark++;
+        int text = Pixels.argb(ChartTheme.LIGHT.textColor());
+        double zero = plot.getMaxY();
+        double topA = first(img, xa - 20, plot, blue);
+        double topB = first(img, xb - 20, plot, blue);
+        // bar heights in proportion to the values (the value axis starts at 0)
+        assertThat((zero - topB) / (zero - topA)).as("bar b / bar a").isCloseTo(1.5, within(0.06));
+        double[] wa = extent(img, xa, plot, text);
+        double[] wb = extent(img, xb, plot, text);
+        // each whisker spans its bar's top: lower bound below it, upper bound above it
+        assertThat(wa[0]).isLessThan(topA);
+        assertThat(wa[1]).isGreaterThan(topA);
+        assertThat(wb[0]).isLessThan(topB);
+        assertThat(wb[1]).isGreaterThan(topB);
+        // whisker lengths in proportion to the intervals: 110 ms and 20 ms
+        assertThat((wa[1] - wa[0]) / (wb[1] - wb[0])).as("whisker a / whisker b").isCloseTo(5.5, within(0.7));
+        // the upper bound of a (190 ms) is where the bar of a value of 190 would end
+        assertThat((zero - wa[0]) / (zero - topA)).as("upper a / value a").isCloseTo(1.9, within(0.08));
+    }
+
+    /** @return the first y from the top of the plot where the column has a pixel near {@code colour} */
+    private static double first(BufferedImage img, double x, javafx.geometry.Bounds plot, int colour) {
+        for (double y = plot.getMinY() + 1; y < plot.getMaxY(); y++) {
+            if (Pixels.distance(Pixels.rgb(img, x, y), colour) < 40) {
+                return y;
             }
         }
-        assertThat(dark).as("whisker pixels at 170 ms").isGreaterThan(0);
-        assertThat(Pixels.distance(Pixels.rgb(img, x, above), Pixels.argb(ChartTheme.LIGHT.backgroundColor())))
-                .as("nothing above the upper bound").isLessThan(60);
+        throw new AssertionError("no pixel of the colour in column " + x);
+    }
+
+    /** @return the first and last y where the column (±1 px) has a pixel near {@code colour} */
+    private static double[] extent(BufferedImage img, double x, javafx.geometry.Bounds plot, int colour) {
+        double lo = Double.NaN;
+        double hi = Double.NaN;
+        for (double y = plot.getMinY() + 1; y < plot.getMaxY() - 1; y++) {
+            for (int dx = -1; dx <= 1; dx++) {
+                if (Pixels.distance(Pixels.rgb(img, x + dx, y), colour) < 90) {
+                    lo = Double.isNaN(lo) ? y : lo;
+                    hi = y;
+                }
+            }
+        }
+        assertThat(lo).as("whisker pixels in column %s", x).isNotNaN();
+        return new double[]{lo, hi};
     }
 
     @Test

@@ -94,6 +94,15 @@ class RankingFlowTest {
         Label model = robot.lookup("#modelSlo").queryAs(Label.class);
         waitUntil(5, () -> model.getText().endsWith("= 800 ms"));
 
+        // the SLA matrix judged on the run on screen: llama-8b-class's 512-token prefill alone is > 100 ms
+        fx(() -> {
+            vm.slaCellsProperty().set("ttft:p99:100000, e2e:p50:1");
+            return vm.judgeSla();
+        });
+        Label sla = robot.lookup("#slaVerdict").queryAs(Label.class);
+        waitUntil(20, () -> sla.getText().startsWith("compare-endpoints: FAIL"));
+        assertThat(fx(sla::getText)).contains("P99 ttft ≤ 100000 ms pass").contains("P50 e2e ≤ 1 ms FAIL");
+
         // the report of the run on screen
         Path html = temp.resolve("ranking-report.html");
         assertThat(fx(() -> vm.exportReport(html))).isTrue();

@@ -110,7 +110,24 @@ public final class RankingView {
         budget.addRow(0, new Label("SLA P95 (end to end)"), sla, new Label("infrastructure P95 (e.g. a baseline's"
                 + " paired Δ P95)"), infra, new Label("safety margin"), margin);
         budget.add(model, 0, 1, 6, 1);
-        TitledPane budgetPane = new TitledPane("SLO budget: model SLO = (SLA P95 − infrastructure P95) × (1 − margin)",
+        TextField cells = new TextField();
+        cells.setId("slaCells");
+        cells.textProperty().bindBidirectional(vm.slaCellsProperty());
+        Button judge = new Button("Judge run on screen");
+        judge.setId("judgeSla");
+        judge.setTooltip(Controls.tip("Judge every step of the run on screen against these SLA cells (from its"
+                + " run.json): METRIC:pNN:MAX_MS or output_tokens_per_s:min:N, comma-separated"));
+        judge.setOnAction(e -> vm.judgeSla());
+        Label verdict = new Label();
+        verdict.setId("slaVerdict");
+        verdict.setWrapText(true);
+        verdict.textProperty().bind(vm.slaVerdictProperty());
+        budget.add(new Label("SLA matrix"), 0, 2);
+        budget.add(cells, 1, 2, 4, 1);
+        budget.add(judge, 5, 2);
+        budget.add(verdict, 0, 3, 6, 1);
+        TitledPane budgetPane = new TitledPane("SLO budget: model SLO = (SLA P95 − infrastructure P95) × (1 − margin);"
+                + " SLA matrix",
                 budget);
         budgetPane.setCollapsible(false);
 

@@ -74,6 +74,9 @@ public final class RankingViewModel {
     private final ReadOnlyStringWrapper modelSlo = new ReadOnlyStringWrapper("");
     private final ObjectProperty<Path> reportFile = new SimpleObjectProperty<>();
     private Runnable onImported = () -> { };
+    private final StringProperty slaCells = new SimpleStringProperty(
+            "e2e:p99:4000, ttft:p99:1500, output_tokens_per_s:min:20");
+    private final ReadOnlyStringWrapper slaVerdict = new ReadOnlyStringWrapper("");
 
     /**
      * @param executor background work (report export)
@@ -251,6 +254,55 @@ public final class RankingViewModel {
             reportFile.set(p);
             message.set("report written: " + p);
         }, (Throwable t) -> message.set("report failed: " + UiExecutor.describe(t)));
+        return true;
+    }
+
+    /** @return SLA matrix cells, comma-separated {@code METRIC:pNN:MAX_MS} or {@code output_tokens_per_s:min:N} */
+    public StringProperty slaCellsProperty() {
+        return slaCells;
+    }
+
+    /** @return the SLA matrix verdict of the run on screen: one line per step, pass/fail per cell */
+    public ReadOnlyStringProperty slaVerdictProperty() {
+        return slaVerdict.getReadOnlyProperty();
+    }
+
+    /**
+     * Judges the run on screen against the SLA matrix in the background (reads its {@code run.json}).
+     *
+     * @return false (with the reason in the verdict) when the cells are malformed or no finished run is on screen
+     */
+    public boolean judgeSla() {
+        org.latencylab.engine.sla.SlaMatrix matrix;
+        try {
+            matrix = new org.latencylab.engine.sla.SlaMatrix(java.util.Arrays.stream(slaCells.get().split(","))
+                    .map(String::strip).filter(c -> !c.isEmpty()).map(org.latencylab.engine.sla.SlaMatrix.Cell::parse)
+                    .toList());
+        } catch (IllegalArgumentException e) {
+            slaVerdict.set(e.getMessage());
+            return false;
+        }
+        Path dir = run.runDirectoryProperty().get();
+        if (dir == null || run.runningProperty().get()) {
+            slaVerdict.set("no finished run on screen to judge");
+            return false;
+        }
+        executor.submit("SLA matrix", () -> matrix.judge(new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve(org.latencylab.engine.results.RunFiles.RUN_JSON).toFile())), rows -> {
+            StringBuilder sb = new StringBuilder();
+            for (org.latencylab.engine.sla.SlaMatrix.Row row : rows) {
+                sb.append(row.step()).append(row.passed() ? ": PASS" : ": FAIL");
+                for (org.latencylab.engine.sla.SlaMatrix.Verdict v : row.verdicts()) {
+                    String measured = v.cell().percentile() == null
+                            ? (Double.isNaN(v.measured()) ? "–" : String.format(Locale.ROOT, "%.1f tok/s", v.measured()))
+                            : Units.ms(v.measured());
+                    sb.append(" · ").append(v.cell().label()).append(v.passed() ? " pass (" : " FAIL (")
+                            .append(measured).append(')');
+                }
+                sb.append('\n');
+            }
+            slaVerdict.set(sb.toString().strip());
+        }, (Throwable t) -> slaVerdict.set("SLA matrix failed: " + UiExecutor.describe(t)));
         return true;
     }
 
