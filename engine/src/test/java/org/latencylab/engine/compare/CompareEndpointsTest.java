@@ -28,9 +28,9 @@ class CompareEndpointsTest {
                   - {name: slow, profile: llama-8b-class}
                   - {name: fast, profile: small-fast}
                 requests: 24
-                promptTokens: 512
+                promptTokens: 2048
                 maxOutputTokens: 4
-                slos: [{metric: ttft, percentile: 95, maxMs: 110}]
+                slos: [{metric: ttft, percentile: 95, maxMs: 280}]
             """;
 
     @Test
@@ -45,7 +45,7 @@ class CompareEndpointsTest {
         EndpointRanking.Row slow = ranking.rows().get(1);
         assertThat(fast.ttftP95().valueNanos()).isLessThan(slow.ttftP95().valueNanos());
         assertThat(fast.ttftP95().lowerNanos()).isLessThanOrEqualTo(fast.ttftP95().valueNanos());
-        // prefill of 512 tokens: llama-8b-class about 146 ms, small-fast about 78 ms; the 110 ms SLO splits them
+        // prefill of 2048 tokens: llama-8b-class about 380 ms, small-fast about 180 ms; the 280 ms SLO splits them
         assertThat(fast.sloAttainment()).isGreaterThan(0.8);
         assertThat(slow.sloAttainment()).isLessThan(0.1);
         assertThat(ranking.neighbours()).hasSize(1);
