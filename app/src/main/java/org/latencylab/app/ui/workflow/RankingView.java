@@ -61,10 +61,14 @@ public final class RankingView {
         Spinner<Integer> requests = new Spinner<>(2, 10_000, vm.requestsProperty().get(), 10);
         requests.setEditable(true);
         requests.setId("rankRequests");
+        requests.setPrefWidth(100);
         requests.valueProperty().addListener((o, a, v) -> vm.requestsProperty().set(v));
+        vm.requestsProperty().addListener((o, a, v) -> requests.getValueFactory().setValue(v.intValue()));
         Spinner<Integer> prompt = new Spinner<>(1, 131_072, vm.promptTokensProperty().get(), 256);
         prompt.setEditable(true);
+        prompt.setPrefWidth(110);
         prompt.valueProperty().addListener((o, a, v) -> vm.promptTokensProperty().set(v));
+        vm.promptTokensProperty().addListener((o, a, v) -> prompt.getValueFactory().setValue(v.intValue()));
         TextField slo = new TextField();
         slo.textProperty().bindBidirectional(vm.sloTtftMsProperty());
         slo.setPrefColumnCount(6);
@@ -73,14 +77,15 @@ public final class RankingView {
         rank.setTooltip(Controls.tip("Send the same requests to every chosen endpoint, interleaved round-robin, and"
                 + " rank them by P95 TTFT"));
         rank.setOnAction(e -> vm.start());
-        HBox form = new HBox(8, new Label("requests per endpoint"), requests, new Label("prompt tokens"), prompt,
-                new Label("SLO: P95 TTFT ≤ [ms]"), slo, rank);
+        rank.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        FlowPane form = new FlowPane(8, 6, new Label("requests per endpoint"), requests, new Label("prompt tokens"),
+                prompt, new Label("SLO: TTFT ≤ [ms] (P95)"), slo, rank);
         form.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
 
         TableView<RankingViewModel.Row> table = new TableView<>(vm.rows());
         table.setId("rankingTable");
         table.setPrefHeight(160);
-        table.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        table.setColumnResizePolicy(TableView.UNCONSTRAINED_RESIZE_POLICY);
         table.getColumns().setAll(List.of(
                 col("rank", r -> Integer.toString(r.rank())), col("endpoint", RankingViewModel.Row::endpoint),
                 col("n", r -> Long.toString(r.requests())), col("TTFT P50 [95 % CI]", RankingViewModel.Row::ttftP50),
@@ -172,6 +177,7 @@ public final class RankingView {
 
     private static TableColumn<RankingViewModel.Row, String> col(String name, Function<RankingViewModel.Row, String> f) {
         TableColumn<RankingViewModel.Row, String> c = new TableColumn<>(name);
+        c.setPrefWidth(name.contains("CI") ? 200 : name.equals("endpoint") ? 150 : name.length() > 6 ? 110 : 60);
         c.setCellValueFactory(d -> new ReadOnlyObjectWrapper<>(f.apply(d.getValue())));
         c.setSortable(false);
         return c;
