@@ -61,6 +61,11 @@ class RankingFlowTest {
     @Test
     void twoSimulatorProfilesAreRankedFromTheWindow() throws Exception {
         RankingViewModel vm = app.viewModel().ranking();
+        waitUntil(120, () -> !app.viewModel().run().runningProperty().get());
+        fx(() -> {
+            vm.selectedProfiles().clear();
+            return null;
+        });
         robot.clickOn("Rankings");
         robot.clickOn("#rank-llama-8b-class");
         robot.clickOn("#rank-zero-latency");
@@ -119,5 +124,31 @@ class RankingFlowTest {
         });
         waitUntil(30, () -> app.viewModel().history().runs().stream()
                 .anyMatch(e -> e.name().equals("vllm-bench-serve-detailed")));
+    }
+
+    @Test
+    void aMonitorShowsALiveRankingWhileItRunsAndTheFullOneWhenStopped() throws Exception {
+        RankingViewModel vm = app.viewModel().ranking();
+        waitUntil(120, () -> !app.viewModel().run().runningProperty().get());
+        fx(() -> {
+            vm.selectedProfiles().setAll("zero-latency", "small-fast");
+            vm.monitorIntervalSecondsProperty().set(1);
+            vm.monitorMinutesProperty().set(10);
+            return null;
+        });
+        robot.clickOn("Rankings");
+        robot.clickOn("#monitorButton");
+        // live: the table fills from monitor.json while the monitor runs (state written at least every 5 s)
+        waitUntil(30, () -> app.viewModel().run().runningProperty().get() && vm.rows().size() == 2
+                && vm.rows().stream().allMatch(r -> r.requests() > 0));
+        assertThat(fx(() -> vm.verdictsProperty().get())).startsWith("live from monitor.json");
+        fx(() -> {
+            app.viewModel().run().cancel();
+            return null;
+        });
+        waitUntil(60, () -> !app.viewModel().run().runningProperty().get() && vm.verdictsProperty().get()
+                .startsWith("zero-latency vs small-fast") || vm.verdictsProperty().get().startsWith("small-fast vs"));
+        assertThat(fx(() -> vm.rankingProperty().get().rows())).hasSize(2);
+        assertThat(fx(() -> vm.rows().get(0).ttftP95())).contains(" [");
     }
 }

@@ -56,6 +56,8 @@ public final class RankingView {
                     vm.selectedProfiles().remove(p);
                 }
             });
+            vm.selectedProfiles().addListener((javafx.collections.ListChangeListener<String>) c ->
+                    cb.setSelected(vm.selectedProfiles().contains(p)));
             boxes.getChildren().add(cb);
         }
         Spinner<Integer> requests = new Spinner<>(2, 10_000, vm.requestsProperty().get(), 10);
@@ -78,8 +80,25 @@ public final class RankingView {
                 + " rank them by P95 TTFT"));
         rank.setOnAction(e -> vm.start());
         rank.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        Spinner<Integer> interval = new Spinner<>(1, 3600, vm.monitorIntervalSecondsProperty().get(), 5);
+        interval.setEditable(true);
+        interval.setPrefWidth(90);
+        interval.valueProperty().addListener((o, a, v) -> vm.monitorIntervalSecondsProperty().set(v));
+        vm.monitorIntervalSecondsProperty().addListener((o, a, v) -> interval.getValueFactory().setValue(v.intValue()));
+        Spinner<Integer> minutes = new Spinner<>(1, 7 * 24 * 60, vm.monitorMinutesProperty().get(), 60);
+        minutes.setEditable(true);
+        minutes.setPrefWidth(100);
+        minutes.valueProperty().addListener((o, a, v) -> vm.monitorMinutesProperty().set(v));
+        vm.monitorMinutesProperty().addListener((o, a, v) -> minutes.getValueFactory().setValue(v.intValue()));
+        Button monitor = new Button("Monitor");
+        monitor.setId("monitorButton");
+        monitor.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
+        monitor.setTooltip(Controls.tip("Probe every chosen endpoint at a low rate for a long time: hourly and daily"
+                + " histograms, SLA attainment, a live ranking (monitor.json)"));
+        monitor.setOnAction(e -> vm.startMonitor());
         FlowPane form = new FlowPane(8, 6, new Label("requests per endpoint"), requests, new Label("prompt tokens"),
-                prompt, new Label("SLO: TTFT ≤ [ms] (P95)"), slo, rank);
+                prompt, new Label("SLO: TTFT ≤ [ms] (P95)"), slo, rank, new Label("  or monitor: every [s]"), interval,
+                new Label("for [min]"), minutes, monitor);
         form.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
 
         TableView<RankingViewModel.Row> table = new TableView<>(vm.rows());

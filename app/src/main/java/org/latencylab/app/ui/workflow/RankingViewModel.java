@@ -64,6 +64,9 @@ public final class RankingViewModel {
     private final IntegerProperty requests = new SimpleIntegerProperty(30);
     private final IntegerProperty promptTokens = new SimpleIntegerProperty(512);
     private final StringProperty sloTtftMs = new SimpleStringProperty("300");
+    private final IntegerProperty monitorIntervalSeconds = new SimpleIntegerProperty(10);
+    private final IntegerProperty monitorMinutes = new SimpleIntegerProperty(60);
+    private java.util.concurrent.ScheduledExecutorService poller;
     private final ObservableList<Row> rows = FXCollections.observableArrayList();
     private final ReadOnlyStringWrapper verdicts = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<EndpointRanking.Ranking> ranking = new ReadOnlyObjectWrapper<>();
@@ -120,8 +123,33 @@ public final class RankingViewModel {
      * @return true when started; false (with {@link #messageProperty()} saying why) when the input is incomplete
      */
     public boolean start() {
-        if (selected.size() < 2) {
-            message.set("choose at least two endpoints to rank");
+        return launch(false);
+    }
+
+    /**
+     * Starts a {@code monitor} of the selected profiles (one probe per endpoint every
+     * {@link #monitorIntervalSecondsProperty()} seconds for {@link #monitorMinutesProperty()} minutes); while it
+     * runs the table is refreshed from its {@code monitor.json} every 2 s (the live view).
+     *
+     * @return true when started; false (with a message) when the input is incomplete
+     */
+    public boolean startMonitor() {
+        return launch(true);
+    }
+
+    /** @return seconds between two probes of one endpoint in a monitor, &gt;= 1 */
+    public IntegerProperty monitorIntervalSecondsProperty() {
+        return monitorIntervalSeconds;
+    }
+
+    /** @return total monitoring time, minutes, &gt;= 1 */
+    public IntegerProperty monitorMinutesProperty() {
+        return monitorMinutes;
+    }
+
+    private boolean launch(boolean monitor) {
+        if (selected.size() < (monitor ? 1 : 2)) {
+            message.set(monitor ? "choose at least one endpoint to monitor" : "choose at least two endpoints to rank");
             return false;
         }
         if (run.runningProperty().get()) {
@@ -134,12 +162,23 @@ public final class RankingViewModel {
             String t = sloTtftMs.get() == null ? "" : sloTtftMs.get().strip();
             slos = t.isEmpty() ? List.of()
                     : List.of(new org.latencylab.engine.experiment.StatsSettings.SloSpec("ttft", 95.0, Double.parseDouble(t)));
-            CompareEndpointsSpec spec = new CompareEndpointsSpec(entries, requests.get(), 1, promptTokens.get(), 16,
-                    true, true, 1, "ttft", slos);
-            RunSpec rs = new RunSpec("rank-endpoints", TargetSpec.simulator("zero-latency"), null, null, List.of(spec),
-                    null, null, 42);
-            message.set("ranking " + String.join(", ", selected) + " (" + requests.get() + " requests each)…");
+            org.latencylab.engine.experiment.ExperimentSpec spec = monitor
+                    ? new org.latencylab.engine.monitor.MonitorSpec(entries,
+                    Duration.ofSeconds(Math.max(1, monitorIntervalSeconds.get())),
+                    Duration.ofMinutes(Math.max(1, monitorMinutes.get())), promptTokens.get(), 16, true, slos, null, null,
+                    "ttft")
+                    : new CompareEndpointsSpec(entries, requests.get(), 1, promptTokens.get(), 16, true, true, 1, "ttft",
+                    slos);
+            RunSpec rs = new RunSpec(monitor ? "monitor" : "rank-endpoints", TargetSpec.simulator("zero-latency"), null,
+                    null, List.of(spec), null, null, 42);
+            message.set(monitor ? "monitoring " + String.join(", ", selected) + " for " + monitorMinutes.get()
+                    + " min (live ranking below; Esc stops, and the same run can be resumed from the command line)…"
+                    : "ranking " + String.join(", ", selected) + " (" + requests.get() + " requests each)…");
+            rows.clear();
             run.start(rs, runsDir.get());
+            if (monitor) {
+                startPolling();
+            }
             return true;
         } catch (IllegalArgumentException e) {
             message.set(e.getMessage().startsWith("For input") ? "SLO: '" + sloTtftMs.get() + "' is not a number of ms"
@@ -148,22 +187,79 @@ public final class RankingViewModel {
         }
     }
 
+    /** Reads the running monitor's state file every 2 s and shows its live ranking. */
+    private void startPolling() {
+        stopPolling();
+        poller = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "latencylab-monitor-view");
+            t.setDaemon(true);
+            return t;
+        });
+        poller.scheduleWithFixedDelay(() -> executor.onUi(() -> {
+            Path dir = run.runDirectoryProperty().get();
+            if (!run.runningProperty().get()) {
+                return;
+            }
+            if (dir != null) {
+                executor.submit("monitor state", () -> readState(dir.resolve("monitor.json")), this::showLive,
+                        (Throwable t) -> { });
+            }
+        }), 2, 2, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    private void stopPolling() {
+        if (poller != null) {
+            poller.shutdownNow();
+            poller = null;
+        }
+    }
+
+    private static List<Row> readState(Path file) throws java.io.IOException {
+        if (!java.nio.file.Files.exists(file)) {
+            return null;
+        }
+        com.fasterxml.jackson.databind.JsonNode n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile());
+        java.util.List<Row> out = new java.util.ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode e : n.path("endpoints")) {
+            out.add(new Row(e.path("rank").asInt(), e.path("name").asText(), e.path("succeeded").asLong(),
+                    Units.ms(e.path("ttft_ms").path("p50").asDouble(Double.NaN)),
+                    Units.ms(e.path("ttft_ms").path("p95").asDouble(Double.NaN)),
+                    Units.ms(e.path("e2e_ms").path("p95").asDouble(Double.NaN)), e.path("tier").asText("–"),
+                    Units.percent(e.path("sla_attainment").asDouble(Double.NaN)),
+                    Units.percent(e.path("error_rate").asDouble(Double.NaN))));
+        }
+        out.sort(java.util.Comparator.comparingInt(Row::rank));
+        return out;
+    }
+
+    private void showLive(List<Row> live) {
+        if (live != null && run.runningProperty().get()) {
+            rows.setAll(live);
+            verdicts.set("live from monitor.json (updated every few seconds; intervals and significance when the"
+                    + " monitor ends)");
+        }
+    }
+
     private void show(RunResult r) {
         if (r == null) {
             return;
         }
+        stopPolling();
         for (RunResult.StepOutcome s : r.steps()) {
-            if (s.result() instanceof CompareEndpointsRunner.CompareResult c) {
-                ranking.set(c.ranking());
-                rows.setAll(c.ranking().rows().stream().map(RankingViewModel::row).toList());
+            EndpointRanking.Ranking found = s.result() instanceof CompareEndpointsRunner.CompareResult c ? c.ranking()
+                    : s.result() instanceof org.latencylab.engine.monitor.MonitorRunner.MonitorResult m ? m.ranking()
+                    : null;
+            if (found != null) {
+                ranking.set(found);
+                rows.setAll(found.rows().stream().map(RankingViewModel::row).toList());
                 StringBuilder sb = new StringBuilder();
-                for (EndpointRanking.NeighbourTest t : c.ranking().neighbours()) {
+                for (EndpointRanking.NeighbourTest t : found.neighbours()) {
                     sb.append(String.format(Locale.ROOT, "%s vs %s: P95 TTFT differs by %s [%s, %s] → %s%n",
                             t.better(), t.worse(), Units.ms(t.difference().differenceMillis()),
                             Units.ms(t.difference().lowerMillis()), Units.ms(t.difference().upperMillis()),
                             t.significant() ? "significantly different" : "not significantly different"));
                 }
-                sb.append("Method: ").append(c.ranking().method());
+                sb.append("Method: ").append(found.method());
                 verdicts.set(sb.toString());
                 message.set("ranked " + rows.size() + " endpoints; run directory " + r.runDirectory());
                 return;
