@@ -60,6 +60,18 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
                     spec.hourly().toMillis(), dir.resolve(label + "-" + safe + ".daily.hlog"), spec.daily().toMillis()));
         }
         State state = State.load(stateFile, names, tracks);
+        // the requests of earlier sessions, read before this one appends any; this session's are kept in memory
+        Map<String, List<RequestRecord>> by = new LinkedHashMap<>();
+        names.forEach(n -> by.put(n, java.util.Collections.synchronizedList(new ArrayList<>())));
+        Path log = dir.resolve(RequestLog.FILE_NAME);
+        if (state.lastUpdate != null && Files.exists(log)) {
+            for (RequestRecord r : RequestLog.read(log)) {
+                String l = r.label();
+                if (l.startsWith(label + "/") && by.containsKey(l.substring(label.length() + 1))) {
+                    by.get(l.substring(label.length() + 1)).add(r);
+                }
+            }
+        }
         Instant now = Instant.now();
         if (state.lastUpdate != null) {
             long gapMs = Duration.between(state.lastUpdate, now).toMillis();
@@ -75,7 +87,7 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
             try (Targets targets = Targets.start(spec.endpoints(), label.hashCode());
                  LlmClient client = new LlmClient(ctx.clientOptions())) {
                 descriptions.putAll(targets.descriptions());
-                probe(spec, label, ctx, targets.endpoints(), client, tracks, state, stateFile, remaining);
+                probe(spec, label, ctx, targets.endpoints(), client, tracks, by, state, stateFile, remaining);
             }
         } else {
             ctx.notice(label + ": the monitored time already reaches the duration (" + spec.duration() + ")");
@@ -85,25 +97,21 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
         state.sessions.set(state.sessions.size() - 1, new Session(now.toString(), Instant.ofEpochMilli(end).toString()));
         state.complete = state.activeNanos >= spec.duration().toNanos();
         state.write(stateFile, spec, label, tracks, descriptions);
-        // the ranking of the whole monitor, every session included, from the request log
-        Map<String, List<RequestRecord>> by = new LinkedHashMap<>();
-        names.forEach(n -> by.put(n, new ArrayList<>()));
-        Path log = dir.resolve(RequestLog.FILE_NAME);
-        if (Files.exists(log)) {
-            for (RequestRecord r : RequestLog.read(log)) {
-                String l = r.label();
-                if (l.startsWith(label + "/") && by.containsKey(l.substring(label.length() + 1))) {
-                    by.get(l.substring(label.length() + 1)).add(r);
-                }
+        // the ranking of the whole monitor, every session included
+        Map<String, List<RequestRecord>> all = new LinkedHashMap<>();
+        by.forEach((k, v) -> {
+            synchronized (v) {
+                all.put(k, List.copyOf(v));
             }
-        }
-        EndpointRanking.Ranking ranking = EndpointRanking.rank(by, descriptions, spec.rankBy(), spec.sloList(), 42);
+        });
+        EndpointRanking.Ranking ranking = EndpointRanking.rank(all, descriptions, spec.rankBy(), spec.sloList(), 42);
         return new MonitorResult(label, MonitorSpec.TYPE, stateFile.getFileName().toString(), state.activeNanos / 1e9,
                 state.complete, List.copyOf(state.sessions), List.copyOf(state.gaps), ranking);
     }
 
     private static void probe(MonitorSpec spec, String label, StepContext ctx, Map<String, Endpoint> endpoints,
-                              LlmClient client, Map<String, EndpointTrack> tracks, State state, Path stateFile,
+                              LlmClient client, Map<String, EndpointTrack> tracks,
+                              Map<String, List<RequestRecord>> records, State state, Path stateFile,
                               long remainingNanos) throws InterruptedException {
         List<String> names = List.copyOf(endpoints.keySet());
         long spacing = spec.interval().toNanos() / names.size();
@@ -140,6 +148,7 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
                 try {
                     RequestRecord r = client.execute(endpoints.get(name), req, ticket);
                     ctx.finished(r);
+                    records.get(name).add(r);
                     track.add(r, spec.sloList(), System.currentTimeMillis());
                 } finally {
                     ctx.inFlight(-1);
