@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
         description = {"Measure, explain and compare the latency of LLM APIs and inference servers.",
                 "Without a command the desktop window opens."},
         subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, SimCommand.class,
-                SummarizeCommand.class, CheckCasesCommand.class, DetectCommand.class, GuiCommand.class,
+                SummarizeCommand.class, ReportCommand.class, CompareCommand.class, ImportCommand.class,
+                LensCommand.class, SloCommand.class, CheckCasesCommand.class, DetectCommand.class, GuiCommand.class,
                 CommandLine.HelpCommand.class})
 public final class LatencyLabCommand implements Runnable {
     @CommandLine.Spec

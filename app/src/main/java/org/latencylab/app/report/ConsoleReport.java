@@ -58,6 +58,8 @@ public final class ConsoleReport {
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
+            } else if (EndpointsReport.handles(s.result())) {
+                EndpointsReport.print(s.result(), out); // per endpoint: the pooled step summary would mix them
             } else if (s.result() instanceof org.latencylab.engine.server.ServerBenchResult sb) {
                 ServerBenchReport.print(sb, out);
                 if (s.stats() != null) {

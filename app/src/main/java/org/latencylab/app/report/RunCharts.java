@@ -18,7 +18,9 @@ public final class RunCharts {
      */
     public static List<Path> renderAll(RunResult run) {
         try {
-            return ResultCharts.writeRunCharts(run);
+            List<Path> files = new java.util.ArrayList<>(ResultCharts.writeRunCharts(run));
+            files.addAll(org.latencylab.charts.results.EndpointCharts.writeRunCharts(run));
+            return files;
         } catch (ChartExportException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }

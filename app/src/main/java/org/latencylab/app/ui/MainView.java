@@ -52,9 +52,9 @@ import java.util.function.Consumer;
 
 /**
  * The main window, built in code: a tool bar (run, cancel, export, compare, theme), a side bar (endpoints above,
- * history below), tabs (Endpoint, Experiment, Results, Compare, Settings) and a status bar (progress bar, counts,
- * ETA, messages). Keyboard: Ctrl+R run, Esc cancel, Ctrl+E export chart, Ctrl+Shift+C copy chart image, Ctrl+D
- * compare, Ctrl+N new endpoint, Ctrl+I import curl, Ctrl+T theme, Ctrl+1…5 tabs. Build and use on the JavaFX thread.
+ * history below), tabs (Endpoint, Experiment, Results, Compare, Settings, Rankings) and a status bar (progress bar,
+ * counts, ETA, messages). Keyboard: Ctrl+R run, Esc cancel, Ctrl+E export chart, Ctrl+Shift+C copy chart image, Ctrl+D
+ * compare, Ctrl+N new endpoint, Ctrl+I import curl, Ctrl+T theme, Ctrl+1…6 tabs. Build and use on the JavaFX thread.
  */
 public final class MainView {
     private final MainViewModel vm;
@@ -90,7 +90,9 @@ public final class MainView {
         resultsTab = tab("Results", results.root(), "Live charts and the summary of the run on screen");
         compareTab = tab("Compare", compare.root(), "Two saved runs side by side");
         Tab settingsTab = tab("Settings", settings.root(), "Theme, tier table, SLOs, data folder");
-        tabs.getTabs().setAll(endpointTab, experimentTab, resultsTab, compareTab, settingsTab);
+        Tab rankingsTab = tab("Rankings", new org.latencylab.app.ui.workflow.RankingView(vm.ranking(),
+                vm.endpoints().simProfiles()).root(), "Rank endpoints by P95 TTFT; SLO budget; HTML report");
+        tabs.getTabs().setAll(endpointTab, experimentTab, resultsTab, compareTab, settingsTab, rankingsTab);
         tabs.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
         tabs.getSelectionModel().select(experimentTab);
 
@@ -211,7 +213,8 @@ public final class MainView {
         accel(new KeyCodeCombination(KeyCode.N, KeyCombination.SHORTCUT_DOWN), vm.endpoints()::addNew);
         accel(new KeyCodeCombination(KeyCode.I, KeyCombination.SHORTCUT_DOWN), endpoints::showImportDialog);
         accel(new KeyCodeCombination(KeyCode.T, KeyCombination.SHORTCUT_DOWN), this::toggleTheme);
-        KeyCode[] digits = {KeyCode.DIGIT1, KeyCode.DIGIT2, KeyCode.DIGIT3, KeyCode.DIGIT4, KeyCode.DIGIT5};
+        KeyCode[] digits = {KeyCode.DIGIT1, KeyCode.DIGIT2, KeyCode.DIGIT3, KeyCode.DIGIT4, KeyCode.DIGIT5,
+            KeyCode.DIGIT6};
         for (int i = 0; i < digits.length; i++) {
             int k = i;
             accel(new KeyCodeCombination(digits[i], KeyCombination.SHORTCUT_DOWN),

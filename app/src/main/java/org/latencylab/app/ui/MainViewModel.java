@@ -37,6 +37,7 @@ public final class MainViewModel {
     private final ExperimentViewModel experiment = new ExperimentViewModel();
     private final ResultsViewModel results;
     private final RunViewModel run;
+    private final org.latencylab.app.ui.workflow.RankingViewModel ranking;
     private final HistoryViewModel history;
     private final CompareViewModel compare;
     private final SettingsViewModel settingsVm;
@@ -64,6 +65,8 @@ public final class MainViewModel {
         this.compare = new CompareViewModel(executor);
         this.settingsVm = new SettingsViewModel();
         run.setOnFinished(r -> history.refresh());
+        this.ranking = new org.latencylab.app.ui.workflow.RankingViewModel(executor, run, this::runsDir);
+        ranking.setOnImported(history::refresh);
         history.setOnOpen((RunEntry e, org.latencylab.engine.run.RunResult r) -> {
             results.reset(e.title() + " · " + e.endpoint());
             results.show(e.title() + " · " + e.endpoint(), r);
@@ -197,6 +200,11 @@ public final class MainViewModel {
     /** @return results of the run on screen */
     public ResultsViewModel results() {
         return results;
+    }
+
+    /** @return the Rankings tab (endpoint ranking, SLO budget, report export) */
+    public org.latencylab.app.ui.workflow.RankingViewModel ranking() {
+        return ranking;
     }
 
     /** @return run control */

@@ -50,6 +50,10 @@ import java.util.Objects;
  * @param phase                warmup, measured or cooldown; only measured requests enter statistics; never null
  * @param streamHonoured       false when a streaming request was answered with one complete, unstreamed body
  *                             (the server or a proxy ignored {@code stream: true}); true otherwise
+ * @param firstChunkNanos      first streamed event that belongs to the generation whatever it carries, or UNSET:
+ *                             for OpenAI-compatible streams the first chunk with a {@code choices} entry, a
+ *                             role-only chunk included (the event vLLM's benchmark starts its TTFT clock on; see
+ *                             {@code org.latencylab.engine.lens}); UNSET for protocols that do not stamp it
  */
 public record RequestRecord(
         long id, String label, Protocol protocol, int contextTokens, boolean stream,
@@ -61,7 +65,7 @@ public record RequestRecord(
         int attempts, int rateLimitedAttempts, int httpStatus,
         Outcome outcome, ErrorKind errorKind, String errorMessage,
         String outputText, String reasoningText, Map<String, Double> serverTimingsMs, String step, Phase phase,
-        boolean streamHonoured) {
+        boolean streamHonoured, long firstChunkNanos) {
 
     /** Marks a timestamp that did not happen. */
     public static final long UNSET = Long.MIN_VALUE;
@@ -216,6 +220,7 @@ public record RequestRecord(
         b.outputText = outputText; b.reasoningText = reasoningText; b.serverTimingsMs = serverTimingsMs;
         b.step = step; b.phase = phase;
         b.streamHonoured = streamHonoured;
+        b.firstChunkNanos = firstChunkNanos;
         return b;
     }
 
@@ -256,6 +261,7 @@ public record RequestRecord(
         public String step = "";
         public Phase phase = Phase.MEASURED;
         public boolean streamHonoured = true;
+        public long firstChunkNanos = UNSET;
 
         private Builder() {
         }
@@ -275,7 +281,7 @@ public record RequestRecord(
                     requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
                     endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
                     httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs,
-                    step, phase, streamHonoured);
+                    step, phase, streamHonoured, firstChunkNanos);
         }
     }
 }

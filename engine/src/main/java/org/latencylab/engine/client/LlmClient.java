@@ -643,6 +643,7 @@ public final class LlmClient implements AutoCloseable {
         b.errorKind = null;
         b.errorMessage = null;
         b.firstByteNanos = UNSET;
+        b.firstChunkNanos = UNSET;
         b.firstTokenNanos = UNSET;
         b.firstContentNanos = UNSET;
         b.endNanos = UNSET;

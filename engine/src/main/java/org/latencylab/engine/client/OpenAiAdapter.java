@@ -114,6 +114,9 @@ final class OpenAiAdapter implements ProtocolAdapter {
             c.finished();
         }
         if (k.choices) {
+            if (k.choiceCount > 0) {
+                c.chunk(now);
+            }
             c.text(now, k.answer(), k.reasoning(), k.tool(), k.stamp);
         }
         c.inputTokens(k.promptTokens);
@@ -130,6 +133,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
     /** What one streamed chunk carries. */
     private static final class Chunk {
         boolean choices;
+        int choiceCount;
         boolean finished;
         String error;
         long stamp = org.latencylab.engine.api.RequestRecord.UNSET;
@@ -172,6 +176,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
                         k.choices = true;
                         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
                             if (t == JsonToken.START_OBJECT) {
+                                k.choiceCount++;
                                 readChoice(p, k);
                             } else {
                                 p.skipChildren();

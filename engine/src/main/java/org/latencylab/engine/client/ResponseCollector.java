@@ -45,6 +45,7 @@ final class ResponseCollector {
     private long[] stamps = new long[16];
     private int[] answerChars = new int[16];
     private int events;
+    private long firstChunk = UNSET;
     private long firstToken = UNSET;
     private long firstContent = UNSET;
     private long end = UNSET;
@@ -154,6 +155,18 @@ final class ResponseCollector {
         otherEnds[events] = otherText.length();
         stamps[events] = serverStamp;
         events++;
+    }
+
+    /**
+     * A streamed event that belongs to the generation arrived, whatever it carries (e.g. an OpenAI chunk with a
+     * role-only delta). Only the first call counts; it feeds the metric-definition lens, not TTFT.
+     *
+     * @param arrivalNanos when the parser delivered the event (nanoTime)
+     */
+    void chunk(long arrivalNanos) {
+        if (streaming && firstChunk == UNSET) {
+            firstChunk = arrivalNanos;
+        }
     }
 
     /** @param prompt server-reported prompt tokens, or a negative value for "not in this event" */
@@ -278,6 +291,7 @@ final class ResponseCollector {
         }
         b.endNanos = end;
         b.firstTokenNanos = firstToken;
+        b.firstChunkNanos = firstChunk;
         b.firstContentNanos = firstContent;
         b.tokens = new TokenTimeline(Arrays.copyOf(arrivals, events), tokensPerEvent(),
                 Arrays.copyOf(stamps, events), Arrays.copyOf(answerChars, events));

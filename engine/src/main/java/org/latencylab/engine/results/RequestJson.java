@@ -27,7 +27,7 @@ import java.util.Map;
  * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms} (connect only when a new connection
  * was opened and completed); {@code server_timings_ms} (what the server said
  * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body; {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
- * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_token,
+ * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_chunk, first_token,
  * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?, answer_chars?], ...]} relative to the run
  * start ({@code server_stamp_ns} is null when the event has answer characters but no stamp). Reading a line back gives a record whose timestamps are relative to the run start (origin 0).
  *
@@ -104,6 +104,7 @@ public final class RequestJson {
         rel(t, "request_sent", r.requestSentNanos(), originNanos);
         rel(t, "headers", r.responseHeadersNanos(), originNanos);
         rel(t, "first_byte", r.firstByteNanos(), originNanos);
+        rel(t, "first_chunk", r.firstChunkNanos(), originNanos);
         rel(t, "first_token", r.firstTokenNanos(), originNanos);
         rel(t, "first_content", r.firstContentNanos(), originNanos);
         rel(t, "end", r.endNanos(), originNanos);
@@ -183,6 +184,7 @@ public final class RequestJson {
             b.requestSentNanos = abs(t, "request_sent");
             b.responseHeadersNanos = abs(t, "headers");
             b.firstByteNanos = abs(t, "first_byte");
+            b.firstChunkNanos = abs(t, "first_chunk");
             b.firstTokenNanos = abs(t, "first_token");
             b.firstContentNanos = abs(t, "first_content");
             b.endNanos = abs(t, "end");

@@ -2,6 +2,10 @@ package org.latencylab.engine.scenario;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.latencylab.engine.experiment.ProbeRunner;
+import org.latencylab.engine.compare.BaselineRunner;
+import org.latencylab.engine.compare.BaselineSpec;
+import org.latencylab.engine.compare.CompareEndpointsRunner;
+import org.latencylab.engine.compare.CompareEndpointsSpec;
 import org.latencylab.engine.experiment.ProbeSpec;
 import org.latencylab.engine.experiment.RunEngine;
 import org.latencylab.engine.experiment.SweepRunner;
@@ -23,6 +27,8 @@ import org.latencylab.engine.server.ServerBenchSpec;
 import org.latencylab.engine.transport.TransportsResult;
 import org.latencylab.engine.transport.TransportsRunner;
 import org.latencylab.engine.transport.TransportsSpec;
+import org.latencylab.engine.monitor.MonitorRunner;
+import org.latencylab.engine.monitor.MonitorSpec;
 
 /**
  * The composition root of step types: the one place that lists every experiment type LatencyLab knows (probe,
@@ -41,7 +47,10 @@ public final class StepCatalog {
                 .registerType(LoadSpec.TYPE, LoadSpec.class)
                 .registerType(GridSpec.TYPE, GridSpec.class)
                 .registerType(ServerBenchSpec.TYPE, ServerBenchSpec.class)
-                .registerType(TransportsSpec.TYPE, TransportsSpec.class);
+                .registerType(TransportsSpec.TYPE, TransportsSpec.class)
+                .registerType(CompareEndpointsSpec.TYPE, CompareEndpointsSpec.class)
+                .registerType(BaselineSpec.TYPE, BaselineSpec.class)
+                .registerType(MonitorSpec.TYPE, MonitorSpec.class);
     }
 
     /** @return a run engine that runs every known experiment type */
@@ -52,7 +61,10 @@ public final class StepCatalog {
                 .register(LoadSpec.class, new LoadStepRunner())
                 .register(GridSpec.class, new GridStepRunner())
                 .register(ServerBenchSpec.class, new ServerBenchRunner())
-                .register(TransportsSpec.class, new TransportsRunner());
+                .register(TransportsSpec.class, new TransportsRunner())
+                .register(CompareEndpointsSpec.class, new CompareEndpointsRunner())
+                .register(BaselineSpec.class, new BaselineRunner())
+                .register(MonitorSpec.class, new MonitorRunner());
     }
 
     /** @return the step types as a reader of run directories needs them */
@@ -61,7 +73,9 @@ public final class StepCatalog {
         Map<String, Class<? extends StepResult>> results = Map.of(ProbeSpec.TYPE, ProbeRunner.ProbeResult.class,
                 SweepSpec.TYPE, SweepRunner.SweepResult.class, LoadSpec.TYPE, LoadResult.class,
                 GridSpec.TYPE, GridResult.class, ServerBenchSpec.TYPE, ServerBenchResult.class,
-                TransportsSpec.TYPE, TransportsResult.class);
+                TransportsSpec.TYPE, TransportsResult.class,
+                CompareEndpointsSpec.TYPE, CompareEndpointsRunner.CompareResult.class,
+                BaselineSpec.TYPE, BaselineRunner.BaselineResult.class, MonitorSpec.TYPE, MonitorRunner.MonitorResult.class);
         return new StepTypes() {
             @Override
             public ExperimentSpec spec(String file, String at, JsonNode node) {

@@ -1,0 +1,71 @@
+package org.latencylab.app.cli;
+
+import org.latencylab.app.report.Units;
+import org.latencylab.engine.compare.RunComparison;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code latencylab compare RUN_DIR...}: difference table of any number of runs against a baseline. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Compare finished runs (LatencyLab's or imported ones): P50/P95/P99 of TTFT, E2E, TPOT and ITL"
+                + " per run and the difference of each against a baseline run.",
+                "%nNumbers come from each run's run.json; an imported run keeps its tool's definitions."
+                        + " For charts, use 'report'."})
+final class CompareCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories")
+    List<Path> runs;
+
+    @Option(names = "--baseline", paramLabel = "N", defaultValue = "1",
+            description = "number of the baseline run in the list, from 1 (default: ${DEFAULT-VALUE})")
+    int baseline;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        List<RunComparison.RunInfo> infos = RunComparison.load(runs);
+        List<RunComparison.Row> rows = RunComparison.differences(infos, baseline - 1);
+        for (int i = 0; i < infos.size(); i++) {
+            RunComparison.RunInfo r = infos.get(i);
+            out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, r.name(), r.sourceTool(),
+                    i == baseline - 1 ? " — baseline" : "",
+                    r.missingMetrics().isEmpty() ? "" : "; lacks " + String.join(", ", r.missingMetrics()));
+        }
+        out.println();
+        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-10s", "metric"));
+        for (int i = 0; i < infos.size(); i++) {
+            head.append(String.format(Locale.ROOT, " %-24s", (i + 1) + "."));
+        }
+        out.println(head);
+        for (RunComparison.Row row : rows) {
+            if (row.valuesMs().stream().allMatch(v -> Double.isNaN(v))) {
+                continue;
+            }
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s",
+                    "P" + (int) row.percentile() + " " + row.metric().toUpperCase(Locale.ROOT)));
+            for (int i = 0; i < infos.size(); i++) {
+                String cell = Units.ms(row.valuesMs().get(i));
+                if (i != baseline - 1 && !Double.isNaN(row.deltaMs().get(i))) {
+                    cell += String.format(Locale.ROOT, " (%+.1f %%)", row.deltaPct().get(i));
+                }
+                line.append(String.format(Locale.ROOT, " %-24s", cell));
+            }
+            out.println(line);
+        }
+        out.println();
+        out.println("(Δ % against run " + baseline + "; an imported run's numbers follow its tool's definitions:"
+                + " see 'latencylab lens')");
+        return ExitCodes.OK;
+    }
+}

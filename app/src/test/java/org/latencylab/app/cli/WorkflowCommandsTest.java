@@ -1,0 +1,93 @@
+package org.latencylab.app.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** import, compare, lens, slo and report, run in-process through picocli on real files and a real run. */
+class WorkflowCommandsTest {
+    private static CommandLineTest.Result run(String... args) {
+        return CommandLineTest.run(args);
+    }
+
+    private static Path imports() {
+        return CommandLineTest.repo().resolve("sample-data/imports");
+    }
+
+    @Test
+    void importedRunsAreComparedAndJudgedAgainstAnSlaMatrix(@TempDir Path dir) {
+        CommandLineTest.Result v = run("import", imports().resolve("vllm-bench-serve-detailed.json").toString(), "--out",
+                dir.resolve("vllm").toString());
+        assertThat(v.code()).as(v.err()).isZero();
+        assertThat(v.out()).contains("imported 4 requests from vLLM bench serve").contains("lacks: ttfb");
+        CommandLineTest.Result a = run("import", imports().resolve("aiperf-profile_export.jsonl").toString(), "--tool",
+                "aiperf", "--out", dir.resolve("aiperf").toString());
+        assertThat(a.code()).as(a.err()).isZero();
+
+        CommandLineTest.Result c = run("compare", dir.resolve("vllm").toString(), dir.resolve("aiperf").toString());
+        assertThat(c.code()).as(c.err()).isZero();
+        assertThat(c.out()).contains("1. vllm-bench-serve-detailed (vllm-bench) — baseline")
+                .contains("2. aiperf-profile_export (aiperf)");
+        // P50 TTFT: vLLM 118 ms (baseline), AIPerf 110 ms → −6.8 %
+        assertThat(c.out()).containsPattern("P50 TTFT\\s+118 ms\\s+110 ms \\(-6\\.8 %\\)");
+
+        CommandLineTest.Result slo = run("slo", "--run", dir.resolve("aiperf").toString(), "--cell", "e2e:p99:305",
+                "--cell", "ttft:p99:150");
+        assertThat(slo.code()).isEqualTo(ExitCodes.SLO_FAILED);
+        assertThat(slo.out()).contains("P99 e2e ≤ 305 ms").containsPattern("import\\s+FAIL 310 ms\\s+pass 120 ms");
+
+        CommandLineTest.Result budget = run("slo", "--sla-p95", "1200ms", "--infra-p95", "200ms", "--margin", "0.2");
+        assertThat(budget.code()).isZero();
+        assertThat(budget.out()).contains("= 800 ms");
+        assertThat(run("slo", "--sla-p95", "100ms", "--infra-p95", "200ms").code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(run("slo", "--run", dir.resolve("aiperf").toString(), "--cell", "e2e:99:3").err())
+                .contains("pNN");
+        assertThat(run("import", imports().resolve("README.md").toString()).code()).isEqualTo(ExitCodes.BAD_INPUT);
+    }
+
+    @Test
+    void aReportOfARunAndAnImportIsOneSelfContainedPage(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("s.yaml");
+        Files.writeString(scenario, """
+                name: report-me
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: probe, requests: 30, concurrency: 4, promptTokens: 256, maxOutputTokens: 8}
+                """);
+        CommandLineTest.Result r = run("run", scenario.toString(), "--out", dir.resolve("run").toString());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(run("import", imports().resolve("guidellm-benchmarks.json").toString(), "--out",
+                dir.resolve("g").toString()).code()).isZero();
+        CommandLineTest.Result lens = run("lens", dir.resolve("run").toString());
+        assertThat(lens.code()).as(lens.err()).isZero();
+        assertThat(lens.out()).contains("vLLM bench serve").contains("GuideLLM").contains("AIPerf")
+                .contains("30 successful streamed requests");
+
+        Path html = dir.resolve("out/report.html");
+        CommandLineTest.Result rep = run("report", dir.resolve("run").toString(), dir.resolve("g").toString(), "--out",
+                html.toString());
+        assertThat(rep.code()).as(rep.err()).isZero();
+        String page = Files.readString(html);
+        assertThat(page).startsWith("<!DOCTYPE html>").contains("LatencyLab comparison — 2 runs")
+                .contains("<h2>Definitions</h2>").contains("<h2>Comparison</h2>").contains("report-me")
+                .contains("was imported from <b>guidellm</b>").contains("Metric-definition lens")
+                .contains("data-images-ok");
+        // self-contained: no external resource is referenced
+        assertThat(page).doesNotContain("src=\"http").doesNotContain("href=\"http").doesNotContain("<link");
+        Matcher m = Pattern.compile("src=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"").matcher(page);
+        int images = 0;
+        while (m.find()) {
+            byte[] png = java.util.Base64.getDecoder().decode(m.group(1));
+            assertThat(png).startsWith(0x89, 'P', 'N', 'G');
+            images++;
+        }
+        // the run's own CDF, the two comparison CDFs (TTFT, E2E) and the imported run's CDF
+        assertThat(images).isGreaterThanOrEqualTo(4);
+    }
+}

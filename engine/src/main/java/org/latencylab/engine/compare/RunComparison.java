@@ -1,0 +1,139 @@
+package org.latencylab.engine.compare;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.latencylab.engine.results.RunFiles;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compares any number of finished runs (LatencyLab's own or imported) on the summaries their {@code run.json}
+ * holds: a table of percentiles per run and the difference of each against a chosen baseline run. Nothing is
+ * recomputed: each run is shown as it concluded. Stateless and thread-safe.
+ */
+public final class RunComparison {
+    /** Metrics compared by default. */
+    public static final List<String> METRICS = List.of("ttft", "e2e", "tpot", "itl");
+    /** Percentiles compared by default. */
+    public static final List<Double> PERCENTILES = List.of(50.0, 95.0, 99.0);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private RunComparison() {
+    }
+
+    /**
+     * One run as compared.
+     *
+     * @param dir            the run directory
+     * @param name           run name
+     * @param sourceTool     tool that produced it ({@code latencylab} for LatencyLab's own runs)
+     * @param missingMetrics metrics the run cannot have (imported runs), else empty
+     * @param runJson        the whole {@code run.json}
+     */
+    public record RunInfo(Path dir, String name, String sourceTool, List<String> missingMetrics, JsonNode runJson) {
+        /** @return the run's pooled summary ({@code summary} of {@code run.json}), or a missing node */
+        public JsonNode summary() {
+            return runJson.path("summary");
+        }
+
+        /**
+         * @param metric     metric id
+         * @param percentile percent
+         * @return the percentile's value in ms, or NaN when the run has none
+         */
+        public double percentileMs(String metric, double percentile) {
+            for (JsonNode e : summary().path("metrics").path(metric).path("percentiles")) {
+                if (Math.abs(e.path("p").asDouble() - percentile) < 1e-9) {
+                    return e.path("value_ms").asDouble(Double.NaN);
+                }
+            }
+            return Double.NaN;
+        }
+    }
+
+    /**
+     * One line of the difference table.
+     *
+     * @param metric     metric id
+     * @param percentile percent
+     * @param valuesMs   the value of each run, ms (NaN = not measured)
+     * @param deltaMs    value − baseline value, ms, per run (NaN when either is missing; 0 for the baseline)
+     * @param deltaPct   that difference in percent of the baseline value
+     */
+    public record Row(String metric, double percentile, List<Double> valuesMs, List<Double> deltaMs,
+                      List<Double> deltaPct) {
+    }
+
+    /**
+     * @param dirs run directories, at least 1
+     * @return the runs in the given order
+     * @throws IllegalArgumentException when a directory has no readable {@code run.json} of format 1 (the message
+     *                                  names it)
+     */
+    public static List<RunInfo> load(List<Path> dirs) {
+        if (dirs.isEmpty()) {
+            throw new IllegalArgumentException("give at least one run directory");
+        }
+        List<RunInfo> out = new ArrayList<>();
+        for (Path d : dirs) {
+            Path f = d.resolve(RunFiles.RUN_JSON);
+            if (!Files.isRegularFile(f)) {
+                throw new IllegalArgumentException(d + ": not a run directory (no " + RunFiles.RUN_JSON + ")");
+            }
+            JsonNode n;
+            try {
+                n = JSON.readTree(f.toFile());
+            } catch (IOException e) {
+                if (e instanceof com.fasterxml.jackson.core.JsonProcessingException) {
+                    throw new IllegalArgumentException(f + ": not JSON: " + e.getMessage(), e);
+                }
+                throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
+            }
+            if (n.path("format").asInt(-1) != RunFiles.FORMAT) {
+                throw new IllegalArgumentException(f + ": field 'format' must be " + RunFiles.FORMAT + ", was "
+                        + n.path("format"));
+            }
+            List<String> missing = new ArrayList<>();
+            n.path("missing_metrics").forEach(m -> missing.add(m.asText()));
+            out.add(new RunInfo(d, n.path("name").asText(d.getFileName().toString()),
+                    n.path("source_tool").asText("latencylab"), List.copyOf(missing), n));
+        }
+        return out;
+    }
+
+    /**
+     * @param runs     the runs
+     * @param baseline index of the baseline run in {@code runs}
+     * @return one row per metric and percentile ({@link #METRICS} × {@link #PERCENTILES})
+     * @throws IllegalArgumentException when the baseline index is out of range
+     */
+    public static List<Row> differences(List<RunInfo> runs, int baseline) {
+        if (baseline < 0 || baseline >= runs.size()) {
+            throw new IllegalArgumentException("baseline must be a run number from 1 to " + runs.size() + ", was "
+                    + (baseline + 1));
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String m : METRICS) {
+            for (double p : PERCENTILES) {
+                double base = runs.get(baseline).percentileMs(m, p);
+                List<Double> v = new ArrayList<>();
+                List<Double> d = new ArrayList<>();
+                List<Double> pct = new ArrayList<>();
+                for (RunInfo r : runs) {
+                    double x = r.percentileMs(m, p);
+                    v.add(x);
+                    double delta = Double.isNaN(x) || Double.isNaN(base) ? Double.NaN : x - base;
+                    d.add(delta);
+                    pct.add(Double.isNaN(delta) || base == 0 ? Double.NaN : 100 * delta / base);
+                }
+                rows.add(new Row(m, p, v, d, pct));
+            }
+        }
+        return rows;
+    }
+}
