@@ -18,6 +18,10 @@ import org.latencylab.app.ui.settings.AppSettings;
 import org.latencylab.app.ui.settings.SettingsStore;
 import org.latencylab.app.ui.settings.SettingsViewModel;
 import org.latencylab.app.ui.settings.Theme;
+import org.latencylab.app.ui.steps.StepsViewModel;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.experiment.RunResult;
+import org.latencylab.engine.scenario.StepCatalog;
 import org.latencylab.engine.experiment.RunSpec;
 
 import java.nio.file.Path;
@@ -43,6 +47,9 @@ public final class MainViewModel {
     private final SettingsViewModel settingsVm;
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>(Theme.LIGHT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final StepsViewModel steps = new StepsViewModel();
+    private List<RequestRecord> allRecords = List.of();
+    private String allTitle = "";
     private AppSettings settings = AppSettings.DEFAULTS;
     private boolean loaded;
 
@@ -64,9 +71,18 @@ public final class MainViewModel {
         this.history = new HistoryViewModel(executor, new RunStore(dirs.runsDir()));
         this.compare = new CompareViewModel(executor);
         this.settingsVm = new SettingsViewModel();
-        run.setOnFinished(r -> history.refresh());
-        history.setOnOpen((RunEntry e, List<org.latencylab.engine.api.RequestRecord> recs) ->
-                results.show(e.title() + " · " + e.endpoint(), recs, settings.statsSettings()));
+        run.setOnStarted(spec -> {
+            steps.reset(spec.stats());
+            allRecords = List.of();
+        });
+        run.setOnProgress(steps::accept);
+        run.setOnFinished(r -> {
+            steps.showRun(r);
+            allRecords = results.records();
+            allTitle = results.titleProperty().get();
+            history.refresh();
+        });
+        history.setOnOpen(this::showSaved);
         theme.addListener((o, a, b) -> save());
         endpoints.setOnChange(this::save);
     }
@@ -151,6 +167,72 @@ public final class MainViewModel {
         message.set("");
         save();
         run.start(spec, runsDir());
+    }
+
+    /**
+     * Shows a saved run (reopened from the history): its records in the results and, in the status bar, which run
+     * is shown; the status text of the last finished run is cleared so it cannot be taken for this one's.
+     *
+     * @param e    the run
+     * @param recs its records
+     */
+    public void showSaved(RunEntry e, List<RequestRecord> recs) {
+        String title = e.title() + " · " + e.endpoint();
+        results.show(title, recs, settings.statsSettings());
+        if (!run.runningProperty().get()) {
+            steps.reset(settings.statsSettings());
+            allRecords = List.copyOf(recs);
+            allTitle = title;
+            run.clearStatus();
+        }
+        message.set("viewing " + e.title() + " (" + e.status() + ", " + recs.size() + " requests) · "
+                + e.directory());
+    }
+
+    /**
+     * Shows one step of the run on screen (selected in the steps table): the records of that step in the results
+     * and, for a load step, its seconds in the load panel. Does nothing while a run goes.
+     *
+     * @param step a step label, e.g. {@code load} or {@code sweep}; its requests are labelled {@code step} or
+     *             {@code step-…} (a sweep's lengths, a grid's cells), warmup and cooldown included
+     */
+    public void showStep(String step) {
+        if (run.runningProperty().get() || allRecords.isEmpty()) {
+            return;
+        }
+        List<RequestRecord> mine = allRecords.stream().filter(r -> {
+            String l = r.label();
+            int hash = l.indexOf('#');
+            String base = hash < 0 ? l : l.substring(0, hash);
+            return base.equals(step) || base.startsWith(step + "-");
+        }).toList();
+        results.show(allTitle + " / " + step, mine, results.stats());
+        steps.showStep(step);
+    }
+
+    /**
+     * Reads a scenario file in the background and runs every step of it against the endpoint it names; a bad file
+     * ends in a message naming the file and the field.
+     *
+     * @param file a scenario ({@code .yaml} or {@code .json})
+     */
+    public void runScenario(Path file) {
+        if (run.runningProperty().get()) {
+            message.set("a run is going; cancel it (Esc) before opening a scenario");
+            return;
+        }
+        executor.submit("read scenario", () -> StepCatalog.loader().load(file), (RunSpec spec) -> {
+            if (run.runningProperty().get()) {
+                return;
+            }
+            message.set("running scenario " + file.getFileName() + " (" + spec.experiments().size() + " steps)");
+            run.start(spec, runsDir());
+        }, (Throwable t) -> message.set("cannot run " + file.getFileName() + ": " + UiExecutor.describe(t)));
+    }
+
+    /** @return the load-test, grid and steps panel */
+    public StepsViewModel steps() {
+        return steps;
     }
 
     /**

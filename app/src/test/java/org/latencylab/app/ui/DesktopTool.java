@@ -18,7 +18,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@code screenshot OUT.png}: runs a 2k/8k/32k sweep on the simulator, then writes a PNG of the window;</li>
  *   <li>{@code bench}: measures the longest gap between JavaFX pulses (an {@link AnimationTimer} pulse-gap monitor)
- *       while a probe streams about 100 requests/s into the live charts, and prints it.</li>
+ *       while a probe streams about 100 requests/s into the live charts, and prints it;</li>
+ *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
+ *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
+ *       with the live load charts, the results charts and the table all updating.</li>
  * </ul>
  * Set {@code -Dlatencylab.config.dir} and {@code -Dlatencylab.data.dir} to temporary folders.
  */
@@ -26,7 +29,7 @@ public final class DesktopTool {
     private DesktopTool() {
     }
 
-    /** @param args {@code screenshot OUT.png} or {@code bench} */
+    /** @param args {@code screenshot OUT.png}, {@code bench} or {@code bench-load [RATE] [SECONDS]} */
     public static void main(String[] args) throws Exception {
         CompletableFuture<DesktopApp> started = new CompletableFuture<>();
         Platform.startup(() -> {
@@ -44,8 +47,37 @@ public final class DesktopTool {
         try {
             if (args[0].equals("screenshot")) {
                 screenshot(app, vm, Path.of(args[1]));
+            } else if (args[0].equals("bench-load")) {
+                double rate = args.length > 1 ? Double.parseDouble(args[1]) : 200;
+                String seconds = args.length > 2 ? args[2] : "20";
+                bench(vm, () -> {
+                    vm.endpoints().simProfileProperty().set("small-fast");
+                    ExperimentViewModel e = vm.experiment();
+                    e.kindProperty().set(ExperimentViewModel.Kind.LOAD);
+                    var f = e.load();
+                    f.modeProperty().set(org.latencylab.engine.load.LoadMode.OPEN);
+                    f.shapeProperty().set(org.latencylab.app.ui.experiment.LoadForm.Shape.CONSTANT);
+                    f.arrivalProperty().set(org.latencylab.engine.load.ArrivalProcess.POISSON);
+                    f.rateProperty().set(rate);
+                    f.durationProperty().set(seconds + "s");
+                    f.maxRequestsProperty().set(0);
+                    f.warmupProperty().set("0s");
+                    f.contextTokensProperty().set(64);
+                    f.maxOutputTokensProperty().set(8);
+                    f.streamProperty().set(true);
+                    f.coldProperty().set(false);
+                });
             } else {
-                bench(vm);
+                bench(vm, () -> {
+                    vm.endpoints().simProfileProperty().set("small-fast");
+                    ExperimentViewModel e = vm.experiment();
+                    e.kindProperty().set(ExperimentViewModel.Kind.PROBE);
+                    e.requestsProperty().set(3000);
+                    e.concurrencyProperty().set(12);
+                    e.promptTokensProperty().set(64);
+                    e.maxOutputTokensProperty().set(8);
+                    e.streamProperty().set(true);
+                });
             }
         } finally {
             Platform.runLater(() -> {
@@ -102,7 +134,7 @@ public final class DesktopTool {
         System.out.println("wrote " + out);
     }
 
-    private static void bench(MainViewModel vm) throws Exception {
+    private static void bench(MainViewModel vm, Runnable setUp) throws Exception {
         AtomicLong last = new AtomicLong();
         AtomicLong maxGap = new AtomicLong();
         AtomicLong pulses = new AtomicLong();
@@ -121,16 +153,7 @@ public final class DesktopTool {
                 pulses.incrementAndGet();
             }
         };
-        fx(() -> {
-            vm.endpoints().simProfileProperty().set("small-fast");
-            ExperimentViewModel e = vm.experiment();
-            e.kindProperty().set(ExperimentViewModel.Kind.PROBE);
-            e.requestsProperty().set(3000);
-            e.concurrencyProperty().set(12);
-            e.promptTokensProperty().set(64);
-            e.maxOutputTokensProperty().set(8);
-            e.streamProperty().set(true);
-        });
+        fx(setUp);
         fx(monitor::start);
         long t0 = System.nanoTime();
         runAndWait(vm, 300);
