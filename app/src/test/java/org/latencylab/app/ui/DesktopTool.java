@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code screenshot OUT.png}: runs a 2k/8k/32k sweep on the simulator, then writes a PNG of the window;</li>
  *   <li>{@code bench}: measures the longest gap between JavaFX pulses (an {@link AnimationTimer} pulse-gap monitor)
  *       while a probe streams about 100 requests/s into the live charts, and prints it;</li>
+ *   <li>{@code screenshot-load OUT.png} / {@code screenshot-grid OUT.png}: a PNG of the window while a load test
+ *       (a burst) or a 3 × 3 grid runs;</li>
  *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
  *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
  *       with the live load charts, the results charts and the table all updating.</li>
@@ -47,6 +49,10 @@ public final class DesktopTool {
         try {
             if (args[0].equals("screenshot")) {
                 screenshot(app, vm, Path.of(args[1]));
+            } else if (args[0].equals("screenshot-load")) {
+                screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.LOAD);
+            } else if (args[0].equals("screenshot-grid")) {
+                screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.GRID);
             } else if (args[0].equals("bench-load")) {
                 double rate = args.length > 1 ? Double.parseDouble(args[1]) : 200;
                 String seconds = args.length > 2 ? args[2] : "20";
@@ -128,6 +134,38 @@ public final class DesktopTool {
         });
         runAndWait(vm, 120);
         Thread.sleep(1500);
+        CompletableFuture<WritableImage> img = new CompletableFuture<>();
+        Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
+        ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png", out.toFile());
+        System.out.println("wrote " + out);
+    }
+
+    /** A load test (burst 20 → 120 req/s on the narrow simulator) or a 3 × 3 grid, pictured while it runs. */
+    private static void screenshotLive(DesktopApp app, MainViewModel vm, Path out, ExperimentViewModel.Kind kind)
+            throws Exception {
+        fx(() -> {
+            vm.endpoints().simProfileProperty().set(kind == ExperimentViewModel.Kind.LOAD ? "small-fast-narrow"
+                    : "small-fast");
+            ExperimentViewModel e = vm.experiment();
+            e.kindProperty().set(kind);
+            var f = e.load();
+            f.modeProperty().set(org.latencylab.engine.load.LoadMode.OPEN);
+            f.shapeProperty().set(org.latencylab.app.ui.experiment.LoadForm.Shape.BURST);
+            f.burstBaseProperty().set(20);
+            f.burstPeakProperty().set(120);
+            f.burstAtProperty().set("6s");
+            f.burstForProperty().set("6s");
+            f.durationProperty().set("30s");
+            f.contextTokensProperty().set(512);
+            f.maxOutputTokensProperty().set(16);
+            var g = e.grid();
+            g.rowValuesProperty().set("1, 4, 16");
+            g.contextTokensProperty().set("256, 1k, 4k");
+            g.cellDurationProperty().set("3s");
+            g.cellRequestsProperty().set(0);
+        });
+        fx(vm::startRun);
+        Thread.sleep(kind == ExperimentViewModel.Kind.LOAD ? 20_000 : 17_000);
         CompletableFuture<WritableImage> img = new CompletableFuture<>();
         Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
         ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png", out.toFile());

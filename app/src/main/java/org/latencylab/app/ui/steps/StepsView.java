@@ -1,6 +1,7 @@
 package org.latencylab.app.ui.steps;
 
 import io.fair_acc.chartfx.XYChart;
+import io.fair_acc.dataset.events.ChartBits;
 import javafx.beans.binding.Bindings;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.geometry.Insets;
@@ -8,7 +9,6 @@ import javafx.scene.control.Label;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.GridPane;
-import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
@@ -82,7 +82,8 @@ public final class StepsView {
         charts.add(rates.chart(), 1, 0);
         charts.setPrefHeight(260);
         VBox.setVgrow(charts, Priority.ALWAYS);
-        loadBox = new VBox(2, new HBox(16, loadText, trust), charts);
+        loadText.setWrapText(true);
+        loadBox = new VBox(2, loadText, trust, charts);
         VBox.setVgrow(loadBox, Priority.ALWAYS);
 
         Label gridText = new Label();
@@ -105,15 +106,17 @@ public final class StepsView {
 
         root.setPadding(new Insets(4, 8, 4, 8));
         root.getChildren().setAll(loadBox, gridBox, table);
-        show(loadBox, false);
         show(gridBox, false);
         show(table, false);
         vm.secondsProperty().addListener((o, a, list) -> redrawLoad(list));
         vm.gridProperty().addListener((o, a, g) -> redrawGrid(g));
         table.itemsProperty().get().addListener((javafx.collections.ListChangeListener<StepRow>) c ->
                 show(table, !vm.steps().isEmpty()));
-        root.visibleProperty().bind(Bindings.createBooleanBinding(() -> loadBox.isVisible() || gridBox.isVisible()
-                || table.isVisible(), loadBox.visibleProperty(), gridBox.visibleProperty(), table.visibleProperty()));
+        // the load charts are never hidden on their own: ChartFX 11.3 charts that were invisible when first drawn
+        // stopped redrawing; the whole panel shows once there is a second, a grid or a step to show
+        root.visibleProperty().bind(Bindings.createBooleanBinding(() -> !vm.secondsProperty().get().isEmpty()
+                || gridBox.isVisible() || table.isVisible(), vm.secondsProperty(), gridBox.visibleProperty(),
+                table.visibleProperty()));
         root.managedProperty().bind(root.visibleProperty());
     }
 
@@ -125,7 +128,6 @@ public final class StepsView {
     }
 
     private void redrawLoad(List<LoadSecond> list) {
-        show(loadBox, !list.isEmpty());
         if (list.isEmpty()) {
             latency.update(List.of());
             rates.update(List.of());
@@ -136,6 +138,20 @@ public final class StepsView {
         latency.update(lat);
         latency.setTierBands(LoadSeries.tierBands(vm.tiersProperty().get(), LoadSeries.top(lat)));
         rates.update(LoadSeries.rates(list));
+        redraw(latency.chart());
+        redraw(rates.chart());
+    }
+
+    /**
+     * Marks a chart's data sets, axes and canvas changed. The data sets were written under their lock, whose change
+     * events ChartFX 11.3 did not always pass on to a chart that had already drawn once: the charts kept their first
+     * second's axes and drew no lines (seen in both of them, alternately).
+     */
+    private static void redraw(XYChart chart) {
+        chart.getAllDatasets().forEach(ds -> ds.fireInvalidated(ChartBits.DataSetData));
+        chart.fireInvalidated(ChartBits.ChartDataSets, ChartBits.ChartAxes, ChartBits.ChartCanvas,
+                ChartBits.ChartLayout);
+        chart.requestLayout();
     }
 
     private void redrawGrid(GridResult g) {
