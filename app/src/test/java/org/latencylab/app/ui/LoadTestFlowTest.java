@@ -132,7 +132,8 @@ class LoadTestFlowTest {
         assertThat(points(rates, "achieved (sent/s)")).isGreaterThanOrEqualTo(first + 2);
         List<LoadSecond> seconds = fx(() -> vm.steps().secondsProperty().get());
         assertThat(seconds.get(1).targetRateRps()).isEqualTo(40.0);
-        assertThat(seconds.get(1).ttftP95Ms()).isNotNull();
+        assertThat(seconds).as("seconds in which requests ended carry their TTFT percentiles")
+                .anyMatch(x -> x.ttftP95Ms() != null && x.ttftP95Ms() > 0);
         Label text = robot.lookup("#loadText").queryAs(Label.class);
         assertThat(fx(text::getText)).contains("target 40.0 req/s").contains("achieved").contains("in flight");
         assertThat(fx(() -> robot.lookup("#trustText").queryAs(Label.class).getText())).contains("dispatch lag");

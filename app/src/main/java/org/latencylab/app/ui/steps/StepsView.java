@@ -105,7 +105,14 @@ public final class StepsView {
         table.setMinHeight(80);
 
         root.setPadding(new Insets(4, 8, 4, 8));
-        root.getChildren().setAll(loadBox, gridBox, table);
+        // load charts and the grid's heatmap side by side (a grid shows both: its cells are load steps)
+        javafx.scene.layout.HBox charts2 = new javafx.scene.layout.HBox(8, loadBox, gridBox);
+        javafx.scene.layout.HBox.setHgrow(loadBox, Priority.ALWAYS);
+        javafx.scene.layout.HBox.setHgrow(gridBox, Priority.ALWAYS);
+        loadBox.setPrefWidth(600);
+        gridBox.setPrefWidth(420);
+        VBox.setVgrow(charts2, Priority.ALWAYS);
+        root.getChildren().setAll(charts2, table);
         show(gridBox, false);
         show(table, false);
         vm.secondsProperty().addListener((o, a, list) -> redrawLoad(list));
@@ -164,9 +171,9 @@ public final class StepsView {
         }
         // a new chart per finished cell (cells end seconds apart): ChartFX 11.3's grid data set, updated a second
         // time after it was drawn, waited forever for its write lock here
-        heatmap = new HeatmapChart(g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis(),
-                Quantity.of(g.columnAxis(), g.columnUnit()), Quantity.of(g.rowAxis(), g.rowUnit()),
-                Quantity.of(g.metric(), g.unit()), false, theme);
+        String metric = StepsViewModel.metricName(g.metric());
+        heatmap = new HeatmapChart(metric + " per cell", Quantity.of(g.columnAxis(), g.columnUnit()),
+                Quantity.of(g.rowAxis(), g.rowUnit()), Quantity.of(metric, g.unit()), false, theme);
         heatmap.chart().setId("gridHeatmap");
         heatmap.update(cells);
         heatHolder.getChildren().setAll(heatmap.chart());

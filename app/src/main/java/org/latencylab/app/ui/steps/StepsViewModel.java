@@ -127,7 +127,8 @@ public final class StepsViewModel {
         }
         loadText.set(describe(step, last));
         trustText.set(last.dispatchLagP99Ms() == null ? "dispatch lag: –"
-                : "dispatch lag P99 " + Units.ms(last.dispatchLagP99Ms()) + " (client behind its schedule)");
+                : "dispatch lag P99 " + Units.ms(last.dispatchLagP99Ms()) + " (how late the client sent, after the"
+                + " intended start)");
     }
 
     /** @return the line above the live load charts for one second */
@@ -159,9 +160,19 @@ public final class StepsViewModel {
         grid.set(g);
         int total = g.rowValues().size() * g.columnValues().size();
         gridText.set(String.format(Locale.ROOT, "%s · %d of %d cells · %s [%s] over %s [%s] × %s [%s]", g.label(),
-                g.cells().size(), total, MetricGlossary.displayName(g.metric().split(" ")[0])
-                        + (g.metric().contains(" ") ? " " + g.metric().substring(g.metric().indexOf(' ') + 1) : ""),
-                g.unit(), g.rowAxis(), g.rowUnit(), g.columnAxis(), g.columnUnit()));
+                g.cells().size(), total, metricName(g.metric()), g.unit(), g.rowAxis(), g.rowUnit(), g.columnAxis(),
+                g.columnUnit()));
+    }
+
+    /**
+     * @param gridMetric a grid's metric, e.g. {@code ttft_from_intended p99} or {@code goodput_rps}
+     * @return it for people, e.g. {@code TTFT from intended P99}
+     */
+    static String metricName(String gridMetric) {
+        String[] parts = gridMetric.split(" ", 2);
+        String stat = parts.length < 2 ? "" : " " + (parts[1].equals("p999") ? "P99.9"
+                : parts[1].startsWith("p") ? parts[1].toUpperCase(Locale.ROOT) : parts[1]);
+        return MetricGlossary.displayName(parts[0]) + stat;
     }
 
     /** @return label of the load step whose seconds are shown, or "" */
