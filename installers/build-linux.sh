@@ -23,8 +23,14 @@ cp app/target/latencylab.jar "$OUT/input/"
 start=$(date +%s)
 "$JAVA_HOME/bin/jpackage" @installers/jpackage/common.txt @installers/jpackage/linux.txt \
   --type app-image --input "$OUT/input" --dest "$OUT"
-# `latencylab` in the app-image's bin/ (the name the .deb puts on the PATH), next to jpackage's LatencyLab launcher
-ln -s LatencyLab "$OUT/LatencyLab/bin/latencylab"
+# `latencylab` in the app-image's bin/ (the name the .deb puts on the PATH), next to jpackage's LatencyLab launcher;
+# a script, not a link (jpackage leaves links out of a package it builds from an app-image)
+cat > "$OUT/LatencyLab/bin/latencylab" <<'SH'
+#!/bin/sh
+# LatencyLab (the app-image's own runtime): same as bin/LatencyLab
+exec "$(dirname "$(readlink -f "$0")")/LatencyLab" "$@"
+SH
+chmod 755 "$OUT/LatencyLab/bin/latencylab"
 echo "app-image: $(du -sh "$OUT/LatencyLab" | cut -f1) in $(( $(date +%s) - start )) s"
 
 # smoke test of the app-image, headless
