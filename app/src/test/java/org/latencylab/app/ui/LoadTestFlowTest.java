@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
 import org.latencylab.app.ui.experiment.LoadForm;
+import org.latencylab.app.ui.history.RunEntry;
 import org.latencylab.app.ui.settings.AppDirectories;
 import org.latencylab.app.ui.steps.StepRow;
 import org.latencylab.engine.api.RequestRecord;
@@ -48,6 +49,8 @@ class LoadTestFlowTest {
     static void launch() throws Exception {
         System.setProperty(AppDirectories.CONFIG_DIR_PROPERTY, temp.resolve("config").toString());
         System.setProperty(AppDirectories.DATA_DIR_PROPERTY, temp.resolve("data").toString());
+        // the window may take longer than TestFX's default 10 s to open on a busy 2-core machine
+        FxToolkit.toolkitContext().setSetupTimeoutInMillis(60_000);
         FxToolkit.registerPrimaryStage();
         app = (DesktopApp) FxToolkit.setupApplication(DesktopApp.class);
     }
@@ -231,5 +234,19 @@ class LoadTestFlowTest {
         assertThat(fx(() -> vm.results().records().stream().map(RequestRecord::label).distinct().toList()))
                 .containsExactly("probe");
         assertThat(fx(() -> vm.results().titleProperty().get())).endsWith("/ probe");
+
+        // reopening a saved run: the status bar names the run on screen instead of keeping the last run's text,
+        // and history entries tell runs apart by more than their name
+        waitUntil(10, () -> vm.history().runs().size() >= 2);
+        RunEntry older = fx(() -> vm.history().runs().get(vm.history().runs().size() - 1));
+        assertThat(older.detail()).containsPattern("\\d\\d:\\d\\d:\\d\\d · [a-z+]+ · \\d+ requests · simulator");
+        fx(() -> {
+            vm.history().open(older);
+            return null;
+        });
+        waitUntil(10, () -> vm.messageProperty().get().startsWith("viewing "));
+        assertThat(fx(() -> vm.messageProperty().get())).contains(older.directory().toString());
+        assertThat(fx(() -> vm.run().progressTextProperty().get())).isEqualTo("Ready");
+        assertThat(fx(() -> robot.lookup("#statusMessage").queryAs(Label.class).getText())).startsWith("viewing ");
     }
 }
