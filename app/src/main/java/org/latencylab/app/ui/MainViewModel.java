@@ -18,6 +18,7 @@ import org.latencylab.app.ui.settings.AppSettings;
 import org.latencylab.app.ui.settings.SettingsStore;
 import org.latencylab.app.ui.settings.SettingsViewModel;
 import org.latencylab.app.ui.settings.Theme;
+import org.latencylab.app.ui.steps.SavedSteps;
 import org.latencylab.app.ui.steps.StepsViewModel;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.experiment.RunResult;
@@ -50,6 +51,7 @@ public final class MainViewModel {
     private final StepsViewModel steps = new StepsViewModel();
     private List<RequestRecord> allRecords = List.of();
     private String allTitle = "";
+    private long viewed;
     private AppSettings settings = AppSettings.DEFAULTS;
     private boolean loaded;
 
@@ -72,6 +74,7 @@ public final class MainViewModel {
         this.compare = new CompareViewModel(executor);
         this.settingsVm = new SettingsViewModel();
         run.setOnStarted(spec -> {
+            viewed++;
             steps.reset(spec.stats());
             allRecords = List.of();
         });
@@ -184,6 +187,12 @@ public final class MainViewModel {
             allRecords = List.copyOf(recs);
             allTitle = title;
             run.clearStatus();
+            long token = ++viewed;
+            executor.submit("read steps", () -> SavedSteps.read(e.directory()), (SavedSteps s) -> {
+                if (token == viewed && !run.runningProperty().get()) {
+                    steps.showSaved(s);
+                }
+            }, (Throwable t) -> { }); // a run without readable steps still shows its records
         }
         message.set("viewing " + e.title() + " (" + e.status() + ", " + recs.size() + " requests) · "
                 + e.directory());

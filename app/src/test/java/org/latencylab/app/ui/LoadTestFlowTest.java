@@ -248,5 +248,7 @@ class LoadTestFlowTest {
         assertThat(fx(() -> vm.messageProperty().get())).contains(older.directory().toString());
         assertThat(fx(() -> vm.run().progressTextProperty().get())).isEqualTo("Ready");
         assertThat(fx(() -> robot.lookup("#statusMessage").queryAs(Label.class).getText())).startsWith("viewing ");
+        // ... and its load seconds or grid come back from run.json into the load panel
+        waitUntil(10, () -> !vm.steps().secondsProperty().get().isEmpty() || vm.steps().gridProperty().get() != null);
     }
 }

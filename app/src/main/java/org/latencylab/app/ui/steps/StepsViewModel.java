@@ -98,6 +98,24 @@ public final class StepsViewModel {
     }
 
     /**
+     * Shows what a saved run's {@code run.json} holds (a run reopened from the history): its load steps' seconds
+     * (the last one shown) and its grid.
+     *
+     * @param saved the saved steps
+     */
+    public void showSaved(SavedSteps saved) {
+        saved.seconds().forEach((label, list) -> {
+            if (!list.isEmpty()) {
+                seconds.put(label, new ArrayList<>(list));
+                show(label, list);
+            }
+        });
+        if (saved.grid() != null) {
+            showGrid(saved.grid());
+        }
+    }
+
+    /**
      * Shows the series of one step already received.
      *
      * @param step a load step's label
