@@ -115,12 +115,24 @@ public final class Controls {
      * @param id     node id (for tests), or null
      * @param help   tooltip text
      * @param <T>    value type
-     * @return a combo box bound both ways to {@code p}
+     * @return a combo box bound both ways to {@code p}; enum constants are shown in lower case
      */
     public static <T> javafx.scene.control.ComboBox<T> choice(javafx.beans.property.Property<T> p, List<T> values,
                                                               String id, String help) {
         javafx.scene.control.ComboBox<T> c = new javafx.scene.control.ComboBox<>();
         c.getItems().setAll(values);
+        c.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(T v) { // enums as the scenario files write them: poisson, queue, ...
+                return v == null ? "" : v instanceof Enum<?> e ? e.name().toLowerCase(java.util.Locale.ROOT)
+                        : v.toString();
+            }
+
+            @Override
+            public T fromString(String s) {
+                return values.stream().filter(v -> toString(v).equals(s)).findFirst().orElse(null);
+            }
+        });
         c.valueProperty().bindBidirectional(p);
         if (id != null) {
             c.setId(id);

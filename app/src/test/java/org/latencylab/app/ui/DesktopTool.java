@@ -19,6 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code screenshot OUT.png}: runs a 2k/8k/32k sweep on the simulator, then writes a PNG of the window;</li>
  *   <li>{@code bench}: measures the longest gap between JavaFX pulses (an {@link AnimationTimer} pulse-gap monitor)
  *       while a probe streams about 100 requests/s into the live charts, and prints it;</li>
+ *   <li>{@code window OUT.png [KIND]}: a PNG of the window as it opens (e.g. to look at the history list), with the
+ *       experiment form of KIND ({@code PROBE}, {@code SWEEP}, {@code LOAD}, {@code GRID});</li>
  *   <li>{@code screenshot-load OUT.png} / {@code screenshot-grid OUT.png}: a PNG of the window while a load test
  *       (a burst) or a 3 × 3 grid runs;</li>
  *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
@@ -49,6 +51,15 @@ public final class DesktopTool {
         try {
             if (args[0].equals("screenshot")) {
                 screenshot(app, vm, Path.of(args[1]));
+            } else if (args[0].equals("window")) {
+                if (args.length > 2) { // the experiment form of that kind, e.g. LOAD
+                    fx(() -> vm.experiment().kindProperty().set(ExperimentViewModel.Kind.valueOf(args[2])));
+                }
+                Thread.sleep(4000); // the history loads in the background
+                CompletableFuture<WritableImage> img = new CompletableFuture<>();
+                Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
+                ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png",
+                        Path.of(args[1]).toFile());
             } else if (args[0].equals("screenshot-load")) {
                 screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.LOAD);
             } else if (args[0].equals("screenshot-grid")) {

@@ -1,27 +1,21 @@
 package org.latencylab.app.ui.experiment;
 
 import javafx.beans.value.ObservableBooleanValue;
+import javafx.geometry.Pos;
 import javafx.scene.Node;
 import javafx.scene.control.Label;
-import javafx.scene.layout.ColumnConstraints;
-import javafx.scene.layout.GridPane;
+import javafx.scene.layout.HBox;
+import javafx.scene.layout.VBox;
 import org.latencylab.app.ui.Controls;
 
 /**
  * A two-column form (label, control) whose rows can be shown only while a condition holds; a hidden row takes no
- * space. Use on the JavaFX thread.
+ * space (rows are boxes of a {@link VBox}, which leaves unmanaged children and their spacing out). Use on the JavaFX
+ * thread.
  */
 final class FormRows {
-    private final GridPane grid = new GridPane();
-    private int row;
-
-    FormRows() {
-        grid.setHgap(8);
-        grid.setVgap(6);
-        ColumnConstraints c0 = new ColumnConstraints();
-        c0.setMinWidth(150);
-        grid.getColumnConstraints().add(c0);
-    }
+    private static final double LABEL_WIDTH = 150;
+    private final VBox rows = new VBox(6);
 
     /**
      * @param label   label text
@@ -32,18 +26,20 @@ final class FormRows {
      */
     FormRows add(String label, String help, Node control, ObservableBooleanValue visible) {
         Label l = Controls.label(label, help);
-        grid.addRow(row++, l, control);
+        l.setMinWidth(LABEL_WIDTH);
+        l.setPrefWidth(LABEL_WIDTH);
+        HBox row = new HBox(8, l, control);
+        row.setAlignment(Pos.CENTER_LEFT);
         if (visible != null) {
-            for (Node n : new Node[]{l, control}) {
-                n.visibleProperty().bind(visible);
-                n.managedProperty().bind(visible);
-            }
+            row.visibleProperty().bind(visible);
+            row.managedProperty().bind(visible);
         }
+        rows.getChildren().add(row);
         return this;
     }
 
     /** @return the form */
-    GridPane grid() {
-        return grid;
+    VBox grid() {
+        return rows;
     }
 }
