@@ -1,5 +1,6 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.app.Defaults;
 import org.latencylab.engine.experiment.ProbeSpec;
 import org.latencylab.engine.run.RunSpec;
 import picocli.CommandLine.Command;
@@ -25,20 +26,24 @@ final class ProbeCommand implements Callable<Integer> {
     @Mixin
     TargetOptions target;
 
-    @Option(names = {"-n", "--requests"}, defaultValue = "100", description = "requests (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-n", "--requests"}, defaultValue = "" + Defaults.PROBE_REQUESTS, description = "requests (default: ${DEFAULT-VALUE})")
     int requests;
 
-    @Option(names = {"-c", "--concurrency"}, defaultValue = "1", description = "in flight at once (default: ${DEFAULT-VALUE})")
+    @Option(names = {"-c", "--concurrency"}, defaultValue = "" + Defaults.PROBE_CONCURRENCY, description = "in flight at once (default: ${DEFAULT-VALUE})")
     int concurrency;
 
-    @Option(names = "--prompt-tokens", defaultValue = "256", description = "prompt length in tokens (default: ${DEFAULT-VALUE})")
+    @Option(names = "--prompt-tokens", defaultValue = "" + Defaults.PROBE_PROMPT_TOKENS, description = "prompt length in tokens (default: ${DEFAULT-VALUE})")
     int promptTokens;
 
-    @Option(names = "--max-tokens", defaultValue = "64", description = "tokens to generate (default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-tokens", defaultValue = "" + Defaults.PROBE_MAX_OUTPUT_TOKENS, description = "tokens to generate (default: ${DEFAULT-VALUE})")
     int maxTokens;
 
     @Option(names = "--no-stream", description = "non-streaming requests (TTFT is then not measured)")
     boolean noStream;
+
+    @Option(names = "--slo", paramLabel = "METRIC:PCT:MS",
+            description = "SLO, e.g. ttft:95:500 (P95 TTFT <= 500 ms); repeatable")
+    List<String> slos = List.of();
 
     @Option(names = "--warmup", defaultValue = "1",
             description = "unrecorded requests sent first (default: ${DEFAULT-VALUE})")
@@ -49,7 +54,7 @@ final class ProbeCommand implements Callable<Integer> {
         ProbeSpec probe = Options.spec(() -> new ProbeSpec(requests, concurrency, promptTokens, maxTokens, !noStream, true,
                 warmup), Map.of("requests", "--requests", "concurrency", "--concurrency", "promptTokens", "--prompt-tokens",
                 "maxOutputTokens", "--max-tokens", "warmup", "--warmup"));
-        RunSpec run = new RunSpec("probe", target.target(), target.client(), target.stats(), List.of(probe),
+        RunSpec run = new RunSpec("probe", target.target(spec.commandLine().getErr()), target.client(), TargetOptions.stats(slos), List.of(probe),
                 null, null, 42);
         return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),
                 spec.commandLine().getErr());

@@ -2,6 +2,7 @@ package org.latencylab.app.cli;
 
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.app.report.ConsoleReport;
+import org.latencylab.app.report.Eta;
 import org.latencylab.app.report.RunCharts;
 import org.latencylab.engine.api.IntervalSnapshot;
 import org.latencylab.engine.api.RunListener;
@@ -47,7 +48,7 @@ final class RunExecution {
         Path dir = outDir != null ? outDir
                 : Path.of("runs", STAMP.format(LocalDateTime.now()) + "-" + safe(spec.name()));
         RunEngine engine = StepCatalog.engine();
-        ProgressPrinter progress = new ProgressPrinter(err);
+        ProgressPrinter progress = new ProgressPrinter(err, Eta.plannedSeconds(spec));
         RunHandle handle = engine.start(spec, dir, progress);
         // Ctrl-C (SIGINT) and SIGTERM cancel the run rather than end the JVM: the run winds down, this thread prints
         // the summary of what finished and writes the charts (the JavaFX toolkit could not start, or would be
@@ -113,14 +114,18 @@ final class RunExecution {
         return name.replaceAll("[^A-Za-z0-9._-]+", "-");
     }
 
-    /** Prints one progress line, rewritten in place when stderr is a terminal. */
+    /** Prints one progress line, rewritten in place when stderr is a terminal, with an ETA after 3 s. */
     private static final class ProgressPrinter implements RunListener {
+        private static final long ETA_AFTER_NANOS = 3_000_000_000L;
         private final PrintWriter err;
         private final boolean tty = System.console() != null;
+        private final double plannedSeconds;
         private long lastPrintNanos;
+        private int width;
 
-        ProgressPrinter(PrintWriter err) {
+        ProgressPrinter(PrintWriter err, double plannedSeconds) {
             this.err = err;
+            this.plannedSeconds = plannedSeconds;
         }
 
         @Override
@@ -131,9 +136,17 @@ final class RunExecution {
             }
             lastPrintNanos = now;
             String planned = s.planned() > 0 ? "/" + s.planned() : "";
-            String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s",
+            // an ETA once the run has gone on for a few seconds (before, the rate it rests on is noise)
+            double left = s.finished() || s.elapsedNanos() < ETA_AFTER_NANOS ? Double.NaN
+                    : Eta.secondsLeft(s, plannedSeconds);
+            String eta = Double.isNaN(left) ? "" : "  ETA " + Eta.format(left);
+            String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s%s",
                     s.step().isEmpty() ? "-" : s.step(), s.completed(), planned, s.succeeded(), s.failed(),
-                    s.inFlight(), Nanos.toSeconds(s.elapsedNanos()));
+                    s.inFlight(), Nanos.toSeconds(s.elapsedNanos()), eta);
+            if (tty) {
+                line = String.format(Locale.ROOT, "%-" + width + "s", line); // wipe a longer previous line
+                width = Math.max(width, line.length());
+            }
             synchronized (err) {
                 err.print(tty ? "\r" + line : line + "\n");
                 err.flush();

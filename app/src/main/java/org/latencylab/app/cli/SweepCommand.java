@@ -1,5 +1,6 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.app.Defaults;
 import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.experiment.SweepSpec;
 import picocli.CommandLine.Command;
@@ -28,14 +29,14 @@ final class SweepCommand implements Callable<Integer> {
             description = "context lengths in tokens (default: ${DEFAULT-VALUE})")
     List<Integer> lengths;
 
-    @Option(names = {"-n", "--requests-per-length"}, defaultValue = "20",
+    @Option(names = {"-n", "--requests-per-length"}, defaultValue = "" + Defaults.SWEEP_REQUESTS_PER_LENGTH,
             description = "requests per length (default: ${DEFAULT-VALUE})")
     int requests;
 
     @Option(names = {"-c", "--concurrency"}, defaultValue = "1", description = "in flight at once (default: ${DEFAULT-VALUE})")
     int concurrency;
 
-    @Option(names = "--max-tokens", defaultValue = "16", description = "tokens to generate (default: ${DEFAULT-VALUE})")
+    @Option(names = "--max-tokens", defaultValue = "" + Defaults.SWEEP_MAX_OUTPUT_TOKENS, description = "tokens to generate (default: ${DEFAULT-VALUE})")
     int maxTokens;
 
     @Option(names = "--warm", description = "reuse the same prompt per length (prefix caches may help)")
@@ -51,16 +52,20 @@ final class SweepCommand implements Callable<Integer> {
             description = "unrecorded requests sent first (default: ${DEFAULT-VALUE})")
     int warmup;
 
+    /** Not offered (hidden from the help): only here to explain why a sweep takes no SLO. */
+    @Option(names = "--slo", hidden = true, paramLabel = "METRIC:PCT:MS")
+    List<String> slos = List.of();
+
     @Override
     public Integer call() throws Exception {
-        if (!target.slos.isEmpty()) {
+        if (!slos.isEmpty()) {
             throw new IllegalArgumentException("--slo is not judged on sweeps: one threshold across context lengths "
                     + "that differ by design means little; probe one length with an SLO instead");
         }
         SweepSpec sweep = Options.spec(() -> new SweepSpec(lengths, requests, concurrency, maxTokens, !warm, offset, extrapolate, warmup), Map.of(
                 "contextTokens", "--lengths", "requestsPerLength", "--requests-per-length", "concurrency", "--concurrency",
                 "maxOutputTokens", "--max-tokens", "extrapolateTo", "--extrapolate", "warmup", "--warmup"));
-        RunSpec run = new RunSpec("sweep", target.target(), target.client(), target.stats(), List.of(sweep),
+        RunSpec run = new RunSpec("sweep", target.target(spec.commandLine().getErr()), target.client(), TargetOptions.stats(List.of()), List.of(sweep),
                 null, null, 42);
         return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),
                 spec.commandLine().getErr());

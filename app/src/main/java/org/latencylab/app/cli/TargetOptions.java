@@ -1,11 +1,13 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.app.Defaults;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.run.DurationText;
+import org.latencylab.engine.client.EndpointDetector;
 import org.latencylab.engine.sim.SimProfile;
 import picocli.CommandLine.Option;
 
@@ -13,7 +15,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
-/** Options shared by {@code probe} and {@code sweep}: what to measure and how to judge it. */
+/** Options shared by {@code probe} and {@code sweep}: what to measure and where to write it. */
 final class TargetOptions {
     @Option(names = "--url", paramLabel = "BASE_URL",
             description = "endpoint base URL, e.g. http://127.0.0.1:8000 (default: the built-in simulator)")
@@ -24,14 +26,16 @@ final class TargetOptions {
                     + "tgi-generate (default: ${DEFAULT-VALUE})")
     String protocol;
 
-    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "", description = "model name sent in requests")
+    @Option(names = "--model", paramLabel = "MODEL", defaultValue = "",
+            description = "model name sent in requests (default with --url: the model the server lists, found as "
+                    + "`detect` does)")
     String model;
 
     @Option(names = "--api-key-env", paramLabel = "VAR",
             description = "environment variable that holds the API key (the key itself is never written anywhere)")
     String apiKeyEnv;
 
-    @Option(names = "--sim", paramLabel = "PROFILE", defaultValue = "llama-8b-class",
+    @Option(names = "--sim", paramLabel = "PROFILE", defaultValue = Defaults.SIM_PROFILE,
             description = "simulator profile name or file when no --url is given (default: ${DEFAULT-VALUE})")
     String simProfile;
 
@@ -48,17 +52,19 @@ final class TargetOptions {
                     + "by default as many connections as requests in flight are opened before measuring")
     boolean coldConnections;
 
-    @Option(names = "--slo", paramLabel = "METRIC:PCT:MS",
-            description = "SLO, e.g. ttft:95:500 (P95 TTFT <= 500 ms); repeatable")
-    List<String> slos = List.of();
-
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "run directory (default: runs/<timestamp>-<name>)")
     Path out;
 
     @Option(names = "--no-charts", description = "do not render PNG charts")
     boolean noCharts;
 
-    TargetSpec target() {
+    /**
+     * @param err where to say which model was detected when {@code --url} came without {@code --model}
+     * @return what to measure
+     * @throws IllegalArgumentException on a bad option, or when {@code --url} came without {@code --model} and the
+     *                                  server lists no model; the message names the option
+     */
+    TargetSpec target(java.io.PrintWriter err) {
         Protocol p;
         try {
             p = Protocol.fromId(protocol);
@@ -77,11 +83,33 @@ final class TargetOptions {
             }
             return TargetSpec.simulator(simProfile);
         }
+        String m = model == null ? "" : model.strip();
+        if (m.isEmpty()) {
+            m = detectModel(err);
+        }
         try {
-            return TargetSpec.of(new Endpoint("endpoint", p, url, model, apiKeyEnv, Map.of(), true));
+            return TargetSpec.of(new Endpoint("endpoint", p, url, m, apiKeyEnv, Map.of(), true));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--url: " + e.getMessage(), e);
         }
+    }
+
+    private String detectModel(java.io.PrintWriter err) {
+        EndpointDetector.Detection d;
+        try (EndpointDetector detector = new EndpointDetector(java.time.Duration.ofSeconds(5), System::getenv)) {
+            d = detector.detect(url, apiKeyEnv);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--url: " + e.getMessage(), e);
+        }
+        if (d.proposedModel().isEmpty()) {
+            throw new IllegalArgumentException("--model is needed: " + url + " lists no model ("
+                    + d.report().lines().findFirst().orElse("") + "); give --model NAME");
+        }
+        err.println("latencylab: no --model given; using '" + d.proposedModel() + "', the model " + url
+                + " lists" + (d.models().size() > 1 ? " first of " + d.models().size() : "")
+                + " (give --model to choose)");
+        err.flush();
+        return d.proposedModel();
     }
 
     ClientOptions client() {
@@ -89,7 +117,11 @@ final class TargetOptions {
                 .withColdConnections(coldConnections);
     }
 
-    StatsSettings stats() {
+    /**
+     * @param slos SLO texts {@code METRIC:PERCENTILE:MS} (probe's {@code --slo})
+     * @return the judging settings: the default tier table and those SLOs
+     */
+    static StatsSettings stats(List<String> slos) {
         List<StatsSettings.SloSpec> list = slos.stream().map(TargetOptions::slo).toList();
         return new StatsSettings(null, null, list);
     }

@@ -10,6 +10,8 @@ import javafx.scene.control.SpinnerValueFactory;
 import javafx.scene.control.Tooltip;
 import javafx.util.Duration;
 
+import java.util.List;
+
 
 /**
  * Small builders for form controls shared by the views: integer spinners bound to view-model properties, labels
@@ -52,6 +54,91 @@ public final class Controls {
             }
         });
         return s;
+    }
+
+    /**
+     * @param p    the view-model property
+     * @param min  smallest value
+     * @param max  largest value
+     * @param step arrow step
+     * @param id   node id (for tests), or null
+     * @param help tooltip text
+     * @return an editable spinner of decimal numbers bound both ways to {@code p}
+     */
+    public Spinner<Double> doubleSpinner(javafx.beans.property.DoubleProperty p, double min, double max, double step,
+                                         String id, String help) {
+        Spinner<Double> s = new Spinner<>(new SpinnerValueFactory.DoubleSpinnerValueFactory(min, max, p.get(), step));
+        s.setEditable(true);
+        ObjectProperty<Double> boxed = p.asObject();
+        s.getProperties().put(BINDING_KEY, boxed);
+        s.getValueFactory().valueProperty().bindBidirectional(boxed);
+        s.setPrefWidth(110);
+        if (id != null) {
+            s.setId(id);
+        }
+        tooltip(s, help);
+        s.focusedProperty().addListener((o, a, focused) -> {
+            if (!focused) {
+                try {
+                    s.increment(0);
+                } catch (RuntimeException ignored) {
+                    s.getEditor().setText(String.valueOf(s.getValue()));
+                }
+            }
+        });
+        return s;
+    }
+
+    /**
+     * @param p    the view-model property
+     * @param id   node id (for tests), or null
+     * @param hint prompt text shown while empty, e.g. {@code 30s}
+     * @param help tooltip text
+     * @return a text field bound both ways to {@code p}
+     */
+    public static javafx.scene.control.TextField text(javafx.beans.property.StringProperty p, String id, String hint,
+                                                      String help) {
+        javafx.scene.control.TextField f = new javafx.scene.control.TextField();
+        f.textProperty().bindBidirectional(p);
+        f.setPrefColumnCount(8);
+        f.setPromptText(hint);
+        if (id != null) {
+            f.setId(id);
+        }
+        tooltip(f, help);
+        return f;
+    }
+
+    /**
+     * @param p      the view-model property
+     * @param values the choices
+     * @param id     node id (for tests), or null
+     * @param help   tooltip text
+     * @param <T>    value type
+     * @return a combo box bound both ways to {@code p}; enum constants are shown in lower case
+     */
+    public static <T> javafx.scene.control.ComboBox<T> choice(javafx.beans.property.Property<T> p, List<T> values,
+                                                              String id, String help) {
+        javafx.scene.control.ComboBox<T> c = new javafx.scene.control.ComboBox<>();
+        c.getItems().setAll(values);
+        c.setConverter(new javafx.util.StringConverter<>() {
+            @Override
+            public String toString(T v) { // enums as the scenario files write them: poisson, queue, ...
+                return v == null ? "" : v instanceof Enum<?> e ? e.name().toLowerCase(java.util.Locale.ROOT)
+                        : v.toString();
+            }
+
+            @Override
+            public T fromString(String s) {
+                return values.stream().filter(v -> toString(v).equals(s)).findFirst().orElse(null);
+            }
+        });
+        c.valueProperty().bindBidirectional(p);
+        if (id != null) {
+            c.setId(id);
+        }
+        tooltip(c, help);
+        return c;
     }
 
     /** @param text label text @param help tooltip @return a label with the tooltip */

@@ -40,6 +40,7 @@ import org.latencylab.engine.stats.TierTable;
 import org.latencylab.app.ui.results.ResultsView;
 import org.latencylab.app.ui.settings.SettingsView;
 import org.latencylab.app.ui.settings.Theme;
+import org.latencylab.app.ui.steps.StepsView;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.export.ChartImages;
@@ -53,8 +54,9 @@ import java.util.function.Consumer;
 /**
  * The main window, built in code: a tool bar (run, cancel, export, compare, theme), a side bar (endpoints above,
  * history below), tabs (Endpoint, Experiment, Results, Compare, Settings, Rankings) and a status bar (progress bar,
- * counts, ETA, messages). Keyboard: Ctrl+R run, Esc cancel, Ctrl+E export chart, Ctrl+Shift+C copy chart image, Ctrl+D
- * compare, Ctrl+N new endpoint, Ctrl+I import curl, Ctrl+T theme, Ctrl+1…6 tabs. Build and use on the JavaFX thread.
+ * counts, ETA, messages). Keyboard (from any focus): Ctrl+R run, Ctrl+O open scenario, Esc cancel, Ctrl+E export
+ * chart, Ctrl+Shift+C copy chart image, Ctrl+D compare, Ctrl+N new endpoint, Ctrl+I import curl, Ctrl+T theme,
+ * Ctrl+1…6 tabs. Build and use on the JavaFX thread.
  */
 public final class MainView {
     private final MainViewModel vm;
@@ -67,7 +69,9 @@ public final class MainView {
     private final CompareView compare;
     private final EndpointsView endpoints;
     private final HistoryView history;
+    private final StepsView steps;
     private final Label message = new Label();
+    private final java.util.Map<KeyCombination, Runnable> shortcuts = new java.util.LinkedHashMap<>();
     private Scene scene;
 
     /**
@@ -81,13 +85,14 @@ public final class MainView {
         ExperimentView experiment = new ExperimentView(vm.experiment());
         results = new ResultsView(vm.results());
         results.setChartActions(this::exportChartDialog);
+        steps = new StepsView(vm.steps(), vm::showStep);
         compare = new CompareView(vm.compare(), ChartTheme.LIGHT);
         history = new HistoryView(vm.history(), this::compare, vm::rejudge);
         SettingsView settings = new SettingsView(vm.settingsForm(), vm.themeProperty(), vm::applySettingsForm);
 
         Tab endpointTab = tab("Endpoint", endpoints.editor(), "Edit the selected endpoint; test the connection");
-        Tab experimentTab = tab("Experiment", experiment.root(), "Probe or context sweep");
-        resultsTab = tab("Results", results.root(), "Live charts and the summary of the run on screen");
+        Tab experimentTab = tab("Experiment", experiment.root(), "Probe, context sweep, load test or grid");
+        resultsTab = tab("Results", resultsPane(), "Live charts and the summary of the run on screen");
         compareTab = tab("Compare", compare.root(), "Two saved runs side by side");
         Tab settingsTab = tab("Settings", settings.root(), "Theme, tier table, SLOs, data folder");
         Tab rankingsTab = tab("Rankings", new org.latencylab.app.ui.workflow.RankingView(vm.ranking(),
@@ -111,9 +116,7 @@ public final class MainView {
             }
         });
         vm.history().setOnOpen((e, r) -> {
-            String t = e.title() + " · " + e.endpoint();
-            vm.results().reset(t);
-            vm.results().show(t, r);
+            vm.showSaved(e, r);
             tabs.getSelectionModel().select(resultsTab);
         });
         vm.themeProperty().addListener((o, a, t) -> applyTheme(t));
@@ -122,6 +125,44 @@ public final class MainView {
             String s = vm.run().statusProperty().get();
             return m != null && !m.isEmpty() ? m : s;
         }, vm.messageProperty(), vm.run().statusProperty()));
+    }
+
+    /**
+     * The Results tab: the load-test / grid / steps panel above the results view while it has something to show,
+     * the results view alone otherwise.
+     */
+    private javafx.scene.Node resultsPane() {
+        SplitPane split = new SplitPane();
+        split.setOrientation(Orientation.VERTICAL);
+        Runnable layout = () -> {
+            if (steps.root().isVisible()) {
+                if (split.getItems().size() != 2) {
+                    split.getItems().setAll(steps.root(), results.root());
+                    split.setDividerPositions(0.45);
+                }
+            } else if (split.getItems().size() != 1) {
+                split.getItems().setAll(results.root());
+            }
+        };
+        steps.root().visibleProperty().addListener((o, a, b) -> layout.run());
+        layout.run();
+        return split;
+    }
+
+    /** Asks for a scenario file and runs it. */
+    public void openScenarioDialog() {
+        FileChooser fc = new FileChooser();
+        fc.setTitle("Open scenario");
+        fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("Scenario (YAML, JSON)", "*.yaml", "*.yml",
+                "*.json"));
+        File samples = new File("sample-data/scenarios");
+        if (samples.isDirectory()) {
+            fc.setInitialDirectory(samples.getAbsoluteFile());
+        }
+        File f = fc.showOpenDialog(window());
+        if (f != null) {
+            vm.runScenario(f.toPath());
+        }
     }
 
     private ToolBar toolBar() {
@@ -135,6 +176,12 @@ public final class MainView {
         cancel.setTooltip(Controls.tip("Stop the run; requests that finished are kept (Esc)"));
         cancel.disableProperty().bind(vm.run().runningProperty().not());
         cancel.setOnAction(e -> vm.run().cancel());
+        Button scenario = new Button("Open scenario…");
+        scenario.setId("openScenarioButton");
+        scenario.setTooltip(Controls.tip("Run a scenario file (YAML or JSON) with all its steps and show every"
+                + " step's results (Ctrl+O)"));
+        scenario.disableProperty().bind(vm.run().runningProperty());
+        scenario.setOnAction(e -> openScenarioDialog());
         Button png = new Button("Export PNG…");
         png.setTooltip(Controls.tip("Export the CDF chart as PNG at a chosen size and scale (Ctrl+E); right-click"
                 + " any chart for more"));
@@ -161,7 +208,7 @@ public final class MainView {
                 MetricGlossary.define("tpot"), MetricGlossary.define("itl"), MetricGlossary.define("e2e"),
                 MetricGlossary.define("ttfb"), MetricGlossary.define("tier"), MetricGlossary.define("slo"),
                 MetricGlossary.define("goodput")))));
-        return new ToolBar(run, cancel, new Separator(Orientation.VERTICAL), png, csv, json, copy,
+        return new ToolBar(run, cancel, scenario, new Separator(Orientation.VERTICAL), png, csv, json, copy,
                 new Separator(Orientation.VERTICAL), cmp, spacer, terms, theme);
     }
 
@@ -201,7 +248,11 @@ public final class MainView {
         if (css != null) {
             scene.getStylesheets().add(css.toExternalForm());
         }
+        // Shortcuts are caught by a filter on the scene, before the focused control sees the key: a list or a table
+        // with the focus (History, the summary) would otherwise take Esc and the other keys for itself.
+        scene.addEventFilter(javafx.scene.input.KeyEvent.KEY_PRESSED, this::shortcut);
         accel(new KeyCodeCombination(KeyCode.R, KeyCombination.SHORTCUT_DOWN), vm::startRun);
+        accel(new KeyCodeCombination(KeyCode.O, KeyCombination.SHORTCUT_DOWN), this::openScenarioDialog);
         accel(new KeyCodeCombination(KeyCode.F5), vm::startRun);
         accel(new KeyCodeCombination(KeyCode.ESCAPE), vm.run()::cancel);
         accel(new KeyCodeCombination(KeyCode.E, KeyCombination.SHORTCUT_DOWN),
@@ -225,7 +276,20 @@ public final class MainView {
     }
 
     private void accel(KeyCombination k, Runnable r) {
-        scene.getAccelerators().put(k, r);
+        shortcuts.put(k, r);
+    }
+
+    private void shortcut(javafx.scene.input.KeyEvent e) {
+        for (java.util.Map.Entry<KeyCombination, Runnable> s : shortcuts.entrySet()) {
+            if (s.getKey().match(e)) {
+                if (e.getCode() == KeyCode.ESCAPE && !vm.run().runningProperty().get()) {
+                    return; // nothing to cancel: Esc keeps its usual meaning for the focused control
+                }
+                e.consume();
+                s.getValue().run();
+                return;
+            }
+        }
     }
 
     private void toggleTheme() {
@@ -237,6 +301,7 @@ public final class MainView {
                 : new PrimerLight().getUserAgentStylesheet());
         ChartTheme ct = t == Theme.DARK ? ChartTheme.DARK : ChartTheme.LIGHT;
         results.setTheme(ct);
+        steps.setTheme(ct);
         compare.setTheme(ct);
         if (scene != null) {
             scene.getRoot().getStyleClass().remove("dark");
@@ -344,6 +409,11 @@ public final class MainView {
     /** @return the results view (charts and table) */
     public ResultsView results() {
         return results;
+    }
+
+    /** @return the load-test, grid and steps panel of the Results tab */
+    public StepsView steps() {
+        return steps;
     }
 
     /** @return the history view */

@@ -19,6 +19,9 @@ import org.latencylab.app.ui.settings.SettingsStore;
 import org.latencylab.app.ui.settings.SettingsViewModel;
 import org.latencylab.app.ui.settings.Theme;
 import org.latencylab.engine.run.RunSpec;
+import org.latencylab.app.ui.steps.SavedSteps;
+import org.latencylab.engine.scenario.StepCatalog;
+import org.latencylab.app.ui.steps.StepsViewModel;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +46,8 @@ public final class MainViewModel {
     private final SettingsViewModel settingsVm;
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>(Theme.LIGHT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
+    private final StepsViewModel steps = new StepsViewModel();
+    private long viewed;
     private AppSettings settings = AppSettings.DEFAULTS;
     private boolean loaded;
 
@@ -64,13 +69,18 @@ public final class MainViewModel {
         this.history = new HistoryViewModel(executor, new RunStore(dirs.runsDir()));
         this.compare = new CompareViewModel(executor);
         this.settingsVm = new SettingsViewModel();
-        run.setOnFinished(r -> history.refresh());
+        run.setOnStarted(spec -> {
+            viewed++;
+            steps.reset(spec.stats());
+        });
+        run.setOnProgress(steps::accept);
+        run.setOnFinished(r -> {
+            steps.showRun(r);
+            history.refresh();
+        });
         this.ranking = new org.latencylab.app.ui.workflow.RankingViewModel(executor, run, this::runsDir);
         ranking.setOnImported(history::refresh);
-        history.setOnOpen((RunEntry e, org.latencylab.engine.run.RunResult r) -> {
-            results.reset(e.title() + " · " + e.endpoint());
-            results.show(e.title() + " · " + e.endpoint(), r);
-        });
+        history.setOnOpen(this::showSaved);
         theme.addListener((o, a, b) -> save());
         endpoints.setOnChange(this::save);
     }
@@ -155,6 +165,69 @@ public final class MainViewModel {
         message.set("");
         save();
         run.start(spec, runsDir());
+    }
+
+    /**
+     * Shows a saved run (reopened from the history): its records in the results and, in the status bar, which run
+     * is shown; the status text of the last finished run is cleared so it cannot be taken for this one's.
+     *
+     * @param e    the run
+     * @param recs its records
+     */
+    public void showSaved(RunEntry e, org.latencylab.engine.run.RunResult r) {
+        String title = e.title() + " · " + e.endpoint();
+        results.reset(title);
+        results.show(title, r);
+        if (!run.runningProperty().get()) {
+            steps.reset(r.spec() == null ? settings.statsSettings() : r.spec().stats());
+            run.clearStatus();
+            long token = ++viewed;
+            executor.submit("read steps", () -> SavedSteps.read(e.directory()), (SavedSteps s) -> {
+                if (token == viewed && !run.runningProperty().get()) {
+                    steps.showSaved(s);
+                }
+            }, (Throwable t) -> { }); // a run without readable steps still shows its results
+        }
+        message.set("viewing " + e.title() + " (" + e.status() + ") · " + e.directory());
+    }
+
+    /**
+     * Shows one step of the run on screen (selected in the steps table): its results and, for a load step, its
+     * seconds in the load panel. Does nothing while a run goes.
+     *
+     * @param step a step label, e.g. {@code load} or {@code sweep}
+     */
+    public void showStep(String step) {
+        if (run.runningProperty().get()) {
+            return;
+        }
+        results.select(step);
+        steps.showStep(step);
+    }
+
+    /**
+     * Reads a scenario file in the background and runs every step of it against the endpoint it names; a bad file
+     * ends in a message naming the file and the field.
+     *
+     * @param file a scenario ({@code .yaml} or {@code .json})
+     */
+    public void runScenario(Path file) {
+        if (run.runningProperty().get()) {
+            message.set("a run is going; cancel it (Esc) before opening a scenario");
+            return;
+        }
+        executor.submit("read scenario", () -> StepCatalog.loader().load(file), (RunSpec spec) -> {
+            if (run.runningProperty().get()) {
+                return;
+            }
+            message.set("running scenario " + file.getFileName() + " (" + spec.experiments().size() + " steps)");
+            run.start(spec, runsDir());
+        }, (Throwable t) -> message.set("cannot run " + file.getFileName() + ": " + UiExecutor.describe(t)));
+    }
+
+    /** @return the load-test, grid and steps panel */
+    public StepsViewModel steps() {
+        return steps;
     }
 
     /**

@@ -139,6 +139,32 @@ class CommandLineTest {
     }
 
     @Test
+    void probeWithAUrlButNoModelUsesTheModelTheServerListsOrAsksForIt(@TempDir Path dir) throws Exception {
+        try (var sim = org.latencylab.engine.sim.SimServer.start(
+                org.latencylab.engine.sim.SimProfile.builtin("small-fast"), org.latencylab.engine.sim.SimOptions.defaults())) {
+            Path out = dir.resolve("run");
+            Result r = run("probe", "--url", sim.baseUrl(), "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
+                    "--out", out.toString(), "--no-charts");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.err()).contains("no --model given; using 'small-fast-sim'");
+            assertThat(Files.readString(out.resolve("run.json"))).contains("small-fast-sim");
+        }
+        int port;
+        try (ServerSocket s = new ServerSocket(0)) {
+            port = s.getLocalPort(); // nothing listens: no model to find
+        }
+        Result none = run("probe", "--url", "http://127.0.0.1:" + port, "-n", "1", "--no-charts");
+        assertThat(none.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(none.err()).contains("--model is needed").contains("give --model NAME");
+    }
+
+    @Test
+    void sweepHelpOffersNoSloAndProbeHelpDoes() {
+        assertThat(run("sweep", "--help").out()).doesNotContain("--slo").contains("--lengths");
+        assertThat(run("probe", "--help").out()).contains("--slo").contains("small-fast");
+    }
+
+    @Test
     void detectNamesTheProtocolOrWhatWasTried() throws Exception {
         try (var sim = org.latencylab.engine.sim.SimServer.start(org.latencylab.engine.sim.SimProfile.builtin("small-fast"),
                 org.latencylab.engine.sim.SimOptions.defaults())) {

@@ -18,7 +18,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@code screenshot OUT.png}: runs a 2k/8k/32k sweep on the simulator, then writes a PNG of the window;</li>
  *   <li>{@code bench}: measures the longest gap between JavaFX pulses (an {@link AnimationTimer} pulse-gap monitor)
- *       while a probe streams about 100 requests/s into the live charts, and prints it.</li>
+ *       while a probe streams about 100 requests/s into the live charts, and prints it;</li>
+ *   <li>{@code window OUT.png [KIND]}: a PNG of the window as it opens (e.g. to look at the history list), with the
+ *       experiment form of KIND ({@code PROBE}, {@code SWEEP}, {@code LOAD}, {@code GRID});</li>
+ *   <li>{@code screenshot-load OUT.png} / {@code screenshot-grid OUT.png}: a PNG of the window while a load test
+ *       (a burst) or a 3 × 3 grid runs;</li>
+ *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
+ *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
+ *       with the live load charts, the results charts and the table all updating.</li>
  * </ul>
  * Set {@code -Dlatencylab.config.dir} and {@code -Dlatencylab.data.dir} to temporary folders.
  */
@@ -26,7 +33,7 @@ public final class DesktopTool {
     private DesktopTool() {
     }
 
-    /** @param args {@code screenshot OUT.png} or {@code bench} */
+    /** @param args {@code screenshot OUT.png}, {@code bench} or {@code bench-load [RATE] [SECONDS]} */
     public static void main(String[] args) throws Exception {
         CompletableFuture<DesktopApp> started = new CompletableFuture<>();
         Platform.startup(() -> {
@@ -44,8 +51,50 @@ public final class DesktopTool {
         try {
             if (args[0].equals("screenshot")) {
                 screenshot(app, vm, Path.of(args[1]));
+            } else if (args[0].equals("window")) {
+                if (args.length > 2) { // the experiment form of that kind, e.g. LOAD
+                    fx(() -> vm.experiment().kindProperty().set(ExperimentViewModel.Kind.valueOf(args[2])));
+                }
+                Thread.sleep(4000); // the history loads in the background
+                CompletableFuture<WritableImage> img = new CompletableFuture<>();
+                Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
+                ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png",
+                        Path.of(args[1]).toFile());
+            } else if (args[0].equals("screenshot-load")) {
+                screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.LOAD);
+            } else if (args[0].equals("screenshot-grid")) {
+                screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.GRID);
+            } else if (args[0].equals("bench-load")) {
+                double rate = args.length > 1 ? Double.parseDouble(args[1]) : 200;
+                String seconds = args.length > 2 ? args[2] : "20";
+                bench(vm, () -> {
+                    vm.endpoints().simProfileProperty().set("small-fast");
+                    ExperimentViewModel e = vm.experiment();
+                    e.kindProperty().set(ExperimentViewModel.Kind.LOAD);
+                    var f = e.load();
+                    f.modeProperty().set(org.latencylab.engine.load.LoadMode.OPEN);
+                    f.shapeProperty().set(org.latencylab.app.ui.experiment.LoadForm.Shape.CONSTANT);
+                    f.arrivalProperty().set(org.latencylab.engine.load.ArrivalProcess.POISSON);
+                    f.rateProperty().set(rate);
+                    f.durationProperty().set(seconds + "s");
+                    f.maxRequestsProperty().set(0);
+                    f.warmupProperty().set("0s");
+                    f.contextTokensProperty().set(64);
+                    f.maxOutputTokensProperty().set(8);
+                    f.streamProperty().set(true);
+                    f.coldProperty().set(false);
+                });
             } else {
-                bench(vm);
+                bench(vm, () -> {
+                    vm.endpoints().simProfileProperty().set("small-fast");
+                    ExperimentViewModel e = vm.experiment();
+                    e.kindProperty().set(ExperimentViewModel.Kind.PROBE);
+                    e.requestsProperty().set(3000);
+                    e.concurrencyProperty().set(12);
+                    e.promptTokensProperty().set(64);
+                    e.maxOutputTokensProperty().set(8);
+                    e.streamProperty().set(true);
+                });
             }
         } finally {
             Platform.runLater(() -> {
@@ -102,7 +151,39 @@ public final class DesktopTool {
         System.out.println("wrote " + out);
     }
 
-    private static void bench(MainViewModel vm) throws Exception {
+    /** A load test (burst 20 → 120 req/s on the narrow simulator) or a 3 × 3 grid, pictured while it runs. */
+    private static void screenshotLive(DesktopApp app, MainViewModel vm, Path out, ExperimentViewModel.Kind kind)
+            throws Exception {
+        fx(() -> {
+            vm.endpoints().simProfileProperty().set(kind == ExperimentViewModel.Kind.LOAD ? "small-fast-narrow"
+                    : "small-fast");
+            ExperimentViewModel e = vm.experiment();
+            e.kindProperty().set(kind);
+            var f = e.load();
+            f.modeProperty().set(org.latencylab.engine.load.LoadMode.OPEN);
+            f.shapeProperty().set(org.latencylab.app.ui.experiment.LoadForm.Shape.BURST);
+            f.burstBaseProperty().set(20);
+            f.burstPeakProperty().set(120);
+            f.burstAtProperty().set("6s");
+            f.burstForProperty().set("6s");
+            f.durationProperty().set("30s");
+            f.contextTokensProperty().set(512);
+            f.maxOutputTokensProperty().set(16);
+            var g = e.grid();
+            g.rowValuesProperty().set("1, 4, 16");
+            g.contextTokensProperty().set("256, 1k, 4k");
+            g.cellDurationProperty().set("3s");
+            g.cellRequestsProperty().set(0);
+        });
+        fx(vm::startRun);
+        Thread.sleep(kind == ExperimentViewModel.Kind.LOAD ? 20_000 : 17_000);
+        CompletableFuture<WritableImage> img = new CompletableFuture<>();
+        Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
+        ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png", out.toFile());
+        System.out.println("wrote " + out);
+    }
+
+    private static void bench(MainViewModel vm, Runnable setUp) throws Exception {
         AtomicLong last = new AtomicLong();
         AtomicLong maxGap = new AtomicLong();
         AtomicLong pulses = new AtomicLong();
@@ -121,16 +202,7 @@ public final class DesktopTool {
                 pulses.incrementAndGet();
             }
         };
-        fx(() -> {
-            vm.endpoints().simProfileProperty().set("small-fast");
-            ExperimentViewModel e = vm.experiment();
-            e.kindProperty().set(ExperimentViewModel.Kind.PROBE);
-            e.requestsProperty().set(3000);
-            e.concurrencyProperty().set(12);
-            e.promptTokensProperty().set(64);
-            e.maxOutputTokensProperty().set(8);
-            e.streamProperty().set(true);
-        });
+        fx(setUp);
         fx(monitor::start);
         long t0 = System.nanoTime();
         runAndWait(vm, 300);

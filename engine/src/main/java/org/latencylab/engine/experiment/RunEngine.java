@@ -372,6 +372,13 @@ public final class RunEngine {
         }
 
         @Override
+        public void progress(StepProgress progress) {
+            if (listener instanceof StepProgressListener l && progress != null) {
+                safe(() -> l.onStepProgress(progress));
+            }
+        }
+
+        @Override
         public Path runDirectory() {
             return dir;
         }

@@ -107,6 +107,15 @@ public interface StepContext {
         return org.latencylab.engine.stats.TierTable.DEFAULT;
     }
 
+    /**
+     * Publishes what a running step has measured so far to listeners that want it ({@link StepProgressListener});
+     * does nothing by default. Fast and non-blocking; may be called from any thread. Thread-safe.
+     *
+     * @param progress the event, e.g. a load step's closed second
+     */
+    default void progress(StepProgress progress) {
+    }
+
     /** @return the run directory (step runners may write extra files, e.g. an HdrHistogram interval log) */
     Path runDirectory();
 

@@ -10,7 +10,7 @@ import java.util.Objects;
 /**
  * Runs a {@link GridSpec}: one load step per cell, rows outer and columns inner, each with label
  * {@code <label>-r<row>c<column>} (e.g. {@code grid-r2c0}), and collects the chosen metric into a
- * {@link GridResult}. Stops after the current cell when the run is cancelled (later cells stay null). Stateless
+ * {@link GridResult}; after each cell the matrix so far is published as a {@link GridProgress}. Stops after the current cell when the run is cancelled (later cells stay null). Stateless
  * and thread-safe.
  */
 public final class GridStepRunner implements StepRunner<GridSpec> {
@@ -57,8 +57,14 @@ public final class GridStepRunner implements StepRunner<GridSpec> {
                 LoadResult result = cells.run(spec.cell(r, c), cellLabel, context);
                 done.add(new GridResult.Cell(r, c, cellLabel, result.totals()));
                 values.get(r).set(c, valueOf(spec, result.totals()));
+                context.progress(new GridProgress(base, result(spec, base, values, done)));
             }
         }
+        return result(spec, base, values, done);
+    }
+
+    private static GridResult result(GridSpec spec, String base, List<List<Double>> values,
+                                     List<GridResult.Cell> done) {
         boolean rate = spec.rowAxis().equals("rate");
         List<Double> columnValues = spec.contextTokens().stream().map(Integer::doubleValue).toList();
         String unit = spec.latencyMetric() ? "ms" : spec.metric().equals("error_rate") ? "fraction" : "req/s";

@@ -248,7 +248,8 @@ final class LoadRun {
         }
         double target = profile == null || "drain".equals(phase) ? 0
                 : profile.rateAt(s * 1_000_000_000L + 500_000_000L);
-        meter.roll(s, phase, target, active.get());
+        LoadSecond closed = meter.roll(s, phase, target, active.get());
+        ctx.progress(new LoadProgress(label, closed));
     }
 
     // ---- open loop ------------------------------------------------------------------------------------------

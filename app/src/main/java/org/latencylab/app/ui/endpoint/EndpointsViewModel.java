@@ -38,7 +38,7 @@ public final class EndpointsViewModel {
     private final ObservableList<String> names = FXCollections.observableArrayList(AppSettings.SIMULATOR);
     private final ObservableList<String> simProfiles = FXCollections.observableArrayList();
     private final StringProperty selected = new SimpleStringProperty(AppSettings.SIMULATOR);
-    private final StringProperty simProfile = new SimpleStringProperty("small-fast");
+    private final StringProperty simProfile = new SimpleStringProperty(org.latencylab.app.Defaults.SIM_PROFILE);
     private final ReadOnlyBooleanWrapper simulatorSelected = new ReadOnlyBooleanWrapper(true);
 
     private final StringProperty name = new SimpleStringProperty("");

@@ -15,11 +15,11 @@ import javafx.scene.layout.VBox;
 import org.latencylab.app.ui.Controls;
 
 /**
- * The experiment form: probe or context sweep, each with only the settings the engine honours. Build and use on
- * the JavaFX thread.
+ * The experiment form: probe, context sweep, load test or grid, each with only the settings the engine honours,
+ * in a scroll pane (the load-test form is long). Build and use on the JavaFX thread.
  */
 public final class ExperimentView {
-    private final VBox root;
+    private final Region root;
 
     /** @param vm the experiment view model */
     public ExperimentView(ExperimentViewModel vm) {
@@ -35,10 +35,29 @@ public final class ExperimentView {
         sweep.setToggleGroup(kind);
         sweep.setTooltip(Controls.tip("Prompts of exactly the chosen token lengths; fits P50 TTFT = a · n^α with α's"
                 + " 95 % interval and R²"));
-        kind.selectToggle(vm.kindProperty().get() == ExperimentViewModel.Kind.SWEEP ? sweep : probe);
-        kind.selectedToggleProperty().addListener((o, a, b) -> vm.kindProperty().set(
-                b == sweep ? ExperimentViewModel.Kind.SWEEP : ExperimentViewModel.Kind.PROBE));
-        vm.kindProperty().addListener((o, a, b) -> kind.selectToggle(b == ExperimentViewModel.Kind.SWEEP ? sweep : probe));
+        RadioButton load = new RadioButton("Load test");
+        load.setId("kindLoad");
+        load.setToggleGroup(kind);
+        load.setTooltip(Controls.tip("Closed or open loop for a duration: rate shapes (constant, ramp, burst), caps,"
+                + " deadlines and a goodput SLO; live P50/P95/P99 per second with tier bands"));
+        RadioButton gridKind = new RadioButton("Grid");
+        gridKind.setId("kindGrid");
+        gridKind.setToggleGroup(kind);
+        gridKind.setTooltip(Controls.tip("One load step per cell of concurrency (or rate) × prompt length; the"
+                + " heatmap fills cell by cell"));
+        java.util.Map<ExperimentViewModel.Kind, RadioButton> buttons = new java.util.EnumMap<>(
+                ExperimentViewModel.Kind.class);
+        buttons.put(ExperimentViewModel.Kind.PROBE, probe);
+        buttons.put(ExperimentViewModel.Kind.SWEEP, sweep);
+        buttons.put(ExperimentViewModel.Kind.LOAD, load);
+        buttons.put(ExperimentViewModel.Kind.GRID, gridKind);
+        kind.selectToggle(buttons.get(vm.kindProperty().get()));
+        kind.selectedToggleProperty().addListener((o, a, b) -> buttons.forEach((k, button) -> {
+            if (button == b) {
+                vm.kindProperty().set(k);
+            }
+        }));
+        vm.kindProperty().addListener((o, a, b) -> kind.selectToggle(buttons.get(b)));
 
         GridPane common = grid();
         common.addRow(0, Controls.label("Concurrency", "Requests in flight at once"),
@@ -53,7 +72,10 @@ public final class ExperimentView {
         tokenizer.setTooltip(Controls.tip("Tokenizer (jtokkit encoding) that sizes prompts and counts output tokens"
                 + " when the server reports no usage"));
         common.addRow(1, new Label(""), cold);
-        common.addRow(2, Controls.label("Tokenizer", null), tokenizer);
+        common.visibleProperty().bind(probe.selectedProperty().or(sweep.selectedProperty()));
+        common.managedProperty().bind(common.visibleProperty());
+        GridPane tokenizerRow = grid();
+        tokenizerRow.addRow(0, Controls.label("Tokenizer", null), tokenizer);
 
         GridPane p = grid();
         p.addRow(0, Controls.label("Requests", null), c.intSpinner(vm.requestsProperty(), 1, 1_000_000, 10,
@@ -95,9 +117,24 @@ public final class ExperimentView {
         sweepPane.visibleProperty().bind(sweep.selectedProperty());
         sweepPane.managedProperty().bind(sweep.selectedProperty());
 
-        Label hint = new Label("Run with Ctrl+R; cancel with Esc. Results appear live in the Results tab.");
-        root = new VBox(10, new HBox(16, probe, sweep), common, probePane, sweepPane, hint);
-        root.setPadding(new Insets(12));
+        TitledPane loadPane = new TitledPane("Load test", new LoadFormView(vm.load()).root());
+        loadPane.setCollapsible(false);
+        loadPane.visibleProperty().bind(load.selectedProperty());
+        loadPane.managedProperty().bind(load.selectedProperty());
+        TitledPane gridPane = new TitledPane("Grid", new GridFormView(vm.grid()).root());
+        gridPane.setCollapsible(false);
+        gridPane.visibleProperty().bind(gridKind.selectedProperty());
+        gridPane.managedProperty().bind(gridKind.selectedProperty());
+
+        Label hint = new Label("Run with Ctrl+R; cancel with Esc. Results appear live in the Results tab."
+                + " Open scenario… (Ctrl+O) runs a scenario file with any number of steps.");
+        hint.setWrapText(true);
+        VBox content = new VBox(10, new HBox(16, probe, sweep, load, gridKind), common, tokenizerRow, probePane,
+                sweepPane, loadPane, gridPane, hint);
+        content.setPadding(new Insets(12));
+        javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(content);
+        scroll.setFitToWidth(true);
+        root = scroll;
     }
 
     private static GridPane grid() {

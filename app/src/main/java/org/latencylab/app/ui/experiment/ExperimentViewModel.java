@@ -8,6 +8,7 @@ import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import org.latencylab.app.Defaults;
 import org.latencylab.app.ui.settings.ExperimentDraft;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.run.ExperimentSpec;
@@ -24,12 +25,31 @@ import java.util.TreeSet;
  * State of the experiment form, as JavaFX properties (no nodes). Not thread-safe: use it on the UI thread.
  */
 public final class ExperimentViewModel {
-    /** The two experiments the form offers. */
+    /** The experiments the form offers. */
     public enum Kind {
         /** N requests at concurrency C. */
         PROBE,
         /** Fixed prompt lengths, then a power-law fit of TTFT against the length. */
-        SWEEP
+        SWEEP,
+        /** A load test: closed or open loop with a rate shape, for a duration. */
+        LOAD,
+        /** A grid of load steps (concurrency or rate × prompt length) summarised as a heatmap. */
+        GRID;
+
+        /** @return the lower-case id stored in the settings, e.g. {@code "load"} */
+        public String id() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** @param id a stored id @return its kind; {@link #PROBE} for anything unknown */
+        public static Kind fromId(String id) {
+            for (Kind k : values()) {
+                if (k.id().equals(id)) {
+                    return k;
+                }
+            }
+            return PROBE;
+        }
     }
 
     /** Preset sweep lengths offered as check boxes, tokens. */
@@ -38,17 +58,30 @@ public final class ExperimentViewModel {
     public static final List<String> TOKENIZERS = List.of("cl100k_base", "o200k_base", "p50k_base", "r50k_base");
 
     private final ObjectProperty<Kind> kind = new SimpleObjectProperty<>(Kind.PROBE);
-    private final IntegerProperty requests = new SimpleIntegerProperty(100);
-    private final IntegerProperty concurrency = new SimpleIntegerProperty(1);
-    private final IntegerProperty promptTokens = new SimpleIntegerProperty(256);
-    private final IntegerProperty maxOutputTokens = new SimpleIntegerProperty(64);
+    private final IntegerProperty requests = new SimpleIntegerProperty(Defaults.PROBE_REQUESTS);
+    private final IntegerProperty concurrency = new SimpleIntegerProperty(Defaults.PROBE_CONCURRENCY);
+    private final IntegerProperty promptTokens = new SimpleIntegerProperty(Defaults.PROBE_PROMPT_TOKENS);
+    private final IntegerProperty maxOutputTokens = new SimpleIntegerProperty(Defaults.PROBE_MAX_OUTPUT_TOKENS);
     private final BooleanProperty stream = new SimpleBooleanProperty(true);
     private final List<BooleanProperty> presetChecked = List.of(new SimpleBooleanProperty(true),
             new SimpleBooleanProperty(true), new SimpleBooleanProperty(true));
     private final StringProperty customLengths = new SimpleStringProperty("");
-    private final IntegerProperty requestsPerLength = new SimpleIntegerProperty(20);
+    private final IntegerProperty requestsPerLength = new SimpleIntegerProperty(
+            Defaults.SWEEP_REQUESTS_PER_LENGTH);
     private final BooleanProperty cold = new SimpleBooleanProperty(true);
     private final StringProperty tokenizer = new SimpleStringProperty("cl100k_base");
+    private final LoadForm load = new LoadForm();
+    private final GridForm grid = new GridForm();
+
+    /** @return the load-test form */
+    public LoadForm load() {
+        return load;
+    }
+
+    /** @return the grid form */
+    public GridForm grid() {
+        return grid;
+    }
 
     /** @return probe or sweep */
     public ObjectProperty<Kind> kindProperty() {
@@ -119,13 +152,19 @@ public final class ExperimentViewModel {
         String text = customLengths.get() == null ? "" : customLengths.get().strip();
         if (!text.isEmpty()) {
             for (String part : text.split("[,;\\s]+")) {
-                out.add(parseLength(part));
+                out.add(parseLength("custom length", part));
             }
         }
         return List.copyOf(out);
     }
 
-    private static int parseLength(String part) {
+    /**
+     * @param field form field named in the error
+     * @param part  a token count such as {@code 4096} or {@code 4k} (= 4096)
+     * @return the count
+     * @throws IllegalArgumentException when it is not a positive whole number
+     */
+    static int parseLength(String field, String part) {
         String p = part.strip().toLowerCase(java.util.Locale.ROOT);
         int factor = 1;
         if (p.endsWith("k")) {
@@ -139,13 +178,19 @@ public final class ExperimentViewModel {
             }
             return v;
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("custom length '" + part + "' is not a positive token count "
+            throw new IllegalArgumentException(field + " '" + part + "' is not a positive token count "
                     + "(e.g. 4096 or 4k)");
         }
     }
 
     /** @return the experiment step the form describes @throws IllegalArgumentException on an invalid field */
     public ExperimentSpec experiment() {
+        if (kind.get() == Kind.LOAD) {
+            return load.spec();
+        }
+        if (kind.get() == Kind.GRID) {
+            return grid.spec();
+        }
         if (kind.get() == Kind.PROBE) {
             return new ProbeSpec(requests.get(), concurrency.get(), promptTokens.get(), maxOutputTokens.get(),
                     stream.get(), cold.get(), null);
@@ -154,7 +199,8 @@ public final class ExperimentViewModel {
         if (lengths.isEmpty()) {
             throw new IllegalArgumentException("choose at least one context length for the sweep");
         }
-        return new SweepSpec(lengths, requestsPerLength.get(), concurrency.get(), null, cold.get(), null, null, null);
+        return new SweepSpec(lengths, requestsPerLength.get(), concurrency.get(), Defaults.SWEEP_MAX_OUTPUT_TOKENS,
+                cold.get(), null, null, null);
     }
 
     /**
@@ -171,6 +217,12 @@ public final class ExperimentViewModel {
 
     /** @return a short name for the run, e.g. {@code probe-100x4} or {@code sweep-3-lengths} */
     public String suggestedName() {
+        if (kind.get() == Kind.LOAD) {
+            return load.suggestedName();
+        }
+        if (kind.get() == Kind.GRID) {
+            return grid.suggestedName();
+        }
         if (kind.get() == Kind.PROBE) {
             return "probe-" + requests.get() + "x" + concurrency.get();
         }
@@ -195,14 +247,16 @@ public final class ExperimentViewModel {
                 }
             }
         }
-        return new ExperimentDraft(kind.get() == Kind.SWEEP ? "sweep" : "probe", requests.get(), concurrency.get(),
+        return new ExperimentDraft(kind.get().id(), requests.get(), concurrency.get(),
                 promptTokens.get(), maxOutputTokens.get(), stream.get(), lengths, requestsPerLength.get(), cold.get(),
-                tokenizer.get());
+                tokenizer.get(), load.toMap(), grid.toMap());
     }
 
     /** @param d a stored form; fills every property */
     public void fromDraft(ExperimentDraft d) {
-        kind.set("sweep".equals(d.kind()) ? Kind.SWEEP : Kind.PROBE);
+        kind.set(Kind.fromId(d.kind()));
+        load.fromMap(d.load());
+        grid.fromMap(d.grid());
         requests.set(d.requests());
         concurrency.set(d.concurrency());
         promptTokens.set(d.promptTokens());

@@ -33,6 +33,7 @@ public final class HistoryView {
         list.setId("historyList");
         list.getSelectionModel().setSelectionMode(SelectionMode.MULTIPLE);
         list.setPlaceholder(new Label("No saved runs yet"));
+        list.setCellFactory(v -> new EntryCell());
         list.setOnMouseClicked(e -> {
             if (e.getClickCount() == 2 && list.getSelectionModel().getSelectedItem() != null) {
                 vm.open(list.getSelectionModel().getSelectedItem());
@@ -112,6 +113,45 @@ public final class HistoryView {
         d.setTitle("Rename run");
         d.setHeaderText("New title for " + e.directory().getFileName());
         d.showAndWait().filter(t -> !t.isBlank()).ifPresent(t -> vm.rename(e, t));
+    }
+
+    /**
+     * A history entry on two lines: the title with the status as a badge that is never cut (it keeps its full
+     * width; the title gives way), then start time, steps, requests and endpoint.
+     */
+    private static final class EntryCell extends javafx.scene.control.ListCell<RunEntry> {
+        private final Label title = new Label();
+        private final Label status = new Label();
+        private final Label detail = new Label();
+        private final VBox box;
+
+        EntryCell() {
+            title.getStyleClass().add("text-bold");
+            status.getStyleClass().add("run-status");
+            status.setMinWidth(Region.USE_PREF_SIZE);
+            detail.getStyleClass().add("text-muted");
+            javafx.scene.layout.HBox top = new javafx.scene.layout.HBox(6, title, status);
+            javafx.scene.layout.HBox.setHgrow(title, Priority.SOMETIMES);
+            title.setMinWidth(40);
+            box = new VBox(1, top, detail);
+        }
+
+        @Override
+        protected void updateItem(RunEntry e, boolean empty) {
+            super.updateItem(e, empty);
+            setText(null);
+            if (empty || e == null) {
+                setGraphic(null);
+                setTooltip(null);
+                return;
+            }
+            title.setText(e.title());
+            status.setText(e.status().equals("completed") ? "" : e.status());
+            status.setVisible(!e.status().equals("completed"));
+            status.setManaged(status.isVisible());
+            detail.setText(e.detail());
+            setGraphic(box);
+        }
     }
 
     /** @return the list */

@@ -98,8 +98,9 @@ public final class RunStore {
                     kinds.add(st.path("type").asText("?"));
                 }
             }
+            JsonNode sent = n.path("summary").path("sent");
             return new RunEntry(dir, title, name, n.path("status").asText("unknown"), started,
-                    n.path("endpoint").asText(""), String.join("+", kinds));
+                    n.path("endpoint").asText(""), String.join("+", kinds), sent.isNumber() ? sent.asLong() : -1);
         } catch (IOException e) {
             return null;
         }

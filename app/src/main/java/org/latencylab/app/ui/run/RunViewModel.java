@@ -9,6 +9,7 @@ import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
+import org.latencylab.app.report.Eta;
 import org.latencylab.app.ui.background.CoalescingRunListener;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.app.ui.results.ResultsViewModel;
@@ -17,6 +18,7 @@ import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.experiment.RunHandle;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.experiment.StepProgress;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -55,9 +57,12 @@ public final class RunViewModel {
     private final ReadOnlyObjectWrapper<Path> runDirectory = new ReadOnlyObjectWrapper<>();
     private RunHandle handle;
     private long runId;
+    private double plannedSeconds = Double.NaN;
     private Consumer<RunResult> onFinished = r -> { };
     private boolean fetching;
     private boolean refetch;
+    private Consumer<StepProgress> onProgress = p -> { };
+    private Consumer<RunSpec> onStarted = s -> { };
 
     /**
      * @param executor background work and UI-thread hand-off
@@ -68,6 +73,16 @@ public final class RunViewModel {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.launcher = Objects.requireNonNull(launcher, "launcher");
         this.results = Objects.requireNonNull(results, "results");
+    }
+
+    /** @param c called on the UI thread, in order, with each step event of the running run (load seconds, grid cells) */
+    public void setOnProgress(Consumer<StepProgress> c) {
+        onProgress = Objects.requireNonNull(c);
+    }
+
+    /** @param c called on the UI thread when a run starts, after the results were cleared */
+    public void setOnStarted(Consumer<RunSpec> c) {
+        onStarted = Objects.requireNonNull(c);
     }
 
     /** @param c called on the UI thread when a run ends (any status) */
@@ -87,12 +102,14 @@ public final class RunViewModel {
         }
         long id = ++runId;
         running.set(true);
-        progress.set(spec.plannedRequests() > 0 ? 0 : -1);
+        plannedSeconds = Eta.plannedSeconds(spec);
+        progress.set(spec.plannedRequests() > 0 || plannedSeconds > 0 ? 0 : -1);
         progressText.set("starting…");
         status.set("");
         lastResult.set(null);
         String title = spec.name() + " · " + spec.target().describe();
         results.reset(title);
+        onStarted.accept(spec);
         Path dir = runsDir.resolve(STAMP.format(LocalDateTime.now()) + "-"
                 + spec.name().replaceAll("[^A-Za-z0-9._-]+", "-"));
         RunListener listener = new CoalescingRunListener(executor::onUi, u -> {
@@ -103,6 +120,7 @@ public final class RunViewModel {
                 refreshResults(id, title);
             }
             u.notices().forEach(results::addNotice);
+            u.progress().forEach(onProgress);
             if (u.snapshot() != null) {
                 onSnapshot(u.snapshot());
             }
@@ -152,18 +170,25 @@ public final class RunViewModel {
         }
     }
 
+    /** Forgets the text of the last finished run (another run is viewed now); does nothing while a run goes. */
+    public void clearStatus() {
+        if (running.get()) {
+            return;
+        }
+        progress.set(0);
+        progressText.set("Ready");
+        status.set("");
+    }
+
     private void onSnapshot(IntervalSnapshot s) {
         if (!running.get()) {
             return;
         }
-        double p = s.progress();
+        double p = Eta.fraction(s, plannedSeconds);
         progress.set(p);
         double elapsed = Nanos.toSeconds(s.elapsedNanos());
-        String eta = "";
-        if (s.planned() > 0 && s.completed() > 0 && s.completed() < s.planned()) {
-            double remaining = elapsed / s.completed() * (s.planned() - s.completed());
-            eta = " · ETA " + seconds(remaining);
-        }
+        double left = Eta.secondsLeft(s, plannedSeconds);
+        String eta = Double.isNaN(left) ? "" : " · ETA " + seconds(left);
         progressText.set(String.format(Locale.ROOT, "%s%d%s requests · %d ok · %d failed · %d in flight · %s%s",
                 s.step().isEmpty() ? "" : s.step() + " · ", s.completed(),
                 s.planned() > 0 ? "/" + s.planned() : "", s.succeeded(), s.failed(), s.inFlight(), seconds(elapsed),
@@ -199,10 +224,7 @@ public final class RunViewModel {
     }
 
     private static String seconds(double s) {
-        if (s >= 120) {
-            return String.format(Locale.ROOT, "%d min %02d s", (long) s / 60, (long) s % 60);
-        }
-        return String.format(Locale.ROOT, "%.1f s", s);
+        return Eta.format(s);
     }
 
     /** @return true while a run is going */

@@ -34,8 +34,8 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
     public static final String SIMULATOR = "Built-in simulator";
 
     /** Defaults: light theme, no saved endpoints, the simulator ({@code small-fast}) selected, a default probe. */
-    public static final AppSettings DEFAULTS = new AppSettings(FORMAT, "light", List.of(), SIMULATOR, "small-fast",
-            ExperimentDraft.DEFAULTS, "ttft", List.of(), List.of(new StatsSettings.SloSpec("ttft", 95.0, 1000.0)),
+    public static final AppSettings DEFAULTS = new AppSettings(FORMAT, "light", List.of(), SIMULATOR,
+            org.latencylab.app.Defaults.SIM_PROFILE, ExperimentDraft.DEFAULTS, "ttft", List.of(), List.of(new StatsSettings.SloSpec("ttft", 95.0, 1000.0)),
             null);
 
     /** Fills missing values with defaults and copies the lists. */
@@ -44,7 +44,7 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
         theme = Theme.fromId(theme).id();
         endpoints = endpoints == null ? List.of() : List.copyOf(endpoints);
         selected = selected == null || selected.isBlank() ? SIMULATOR : selected;
-        simProfile = simProfile == null || simProfile.isBlank() ? "small-fast" : simProfile;
+        simProfile = simProfile == null || simProfile.isBlank() ? org.latencylab.app.Defaults.SIM_PROFILE : simProfile;
         lastExperiment = lastExperiment == null ? ExperimentDraft.DEFAULTS : lastExperiment;
         tierMetric = tierMetric == null || tierMetric.isBlank() ? "ttft" : tierMetric;
         tiers = tiers == null ? List.of() : List.copyOf(tiers);

@@ -106,6 +106,22 @@ class SettingsStoreTest {
     }
 
     @Test
+    void environmentVariablesSetTheFoldersForLaunchersWithoutJvmOptionsAndPropertiesStillWin() {
+        Map<String, String> env = Map.of("LATENCYLAB_CONFIG_DIR", "/srv/ll/config", "LATENCYLAB_DATA_DIR",
+                "/srv/ll/data", "XDG_CONFIG_HOME", "/xdg/cfg");
+        AppDirectories fromEnv = AppDirectories.resolve(env,
+                k -> Map.of("os.name", "Linux", "user.home", "/home/u").get(k));
+        assertThat(fromEnv.settingsFile()).isEqualTo(Path.of("/srv/ll/config/settings.json"));
+        assertThat(fromEnv.runsDir()).isEqualTo(Path.of("/srv/ll/data/runs"));
+        assertThat(fromEnv.dataDirFixed()).isTrue();
+
+        AppDirectories both = AppDirectories.resolve(env, k -> Map.of("os.name", "Windows 11", "user.home",
+                "C:\\Users\\u", "latencylab.data.dir", "/opt/ll-data").get(k));
+        assertThat(both.runsDir()).isEqualTo(Path.of("/opt/ll-data/runs"));
+        assertThat(both.settingsFile()).isEqualTo(Path.of("/srv/ll/config/settings.json"));
+    }
+
+    @Test
     void settingsFormValidatesTiersAndSlos() {
         SettingsViewModel form = new SettingsViewModel();
         form.load(AppSettings.DEFAULTS, Path.of("/d"));
