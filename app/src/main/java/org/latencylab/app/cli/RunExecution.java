@@ -31,19 +31,21 @@ final class RunExecution {
     /**
      * @param spec   the run
      * @param outDir run directory, or null for {@code runs/<timestamp>-<name>} under the working directory
+     * @param overwrite whether a run already in {@code outDir} is replaced (else the directory is refused)
      * @param charts whether to render PNG charts
      * @param out    standard output
      * @param err    standard error (progress)
      * @return exit status ({@link ExitCodes})
      * @throws InterruptedException when interrupted while waiting
+     * @throws IllegalArgumentException when the run directory holds a run or cannot be written (exit status 2)
      */
-    static int execute(RunSpec spec, Path outDir, boolean charts, PrintWriter out, PrintWriter err)
+    static int execute(RunSpec spec, Path outDir, boolean overwrite, boolean charts, PrintWriter out, PrintWriter err)
             throws InterruptedException {
         Path dir = outDir != null ? outDir
                 : Path.of("runs", STAMP.format(LocalDateTime.now()) + "-" + safe(spec.name()));
         RunEngine engine = StepCatalog.engine();
         ProgressPrinter progress = new ProgressPrinter(err);
-        RunHandle handle = engine.start(spec, dir, progress);
+        RunHandle handle = engine.start(spec, dir, progress, overwrite);
         Thread hook = new Thread(() -> {
             if (!handle.isDone()) {
                 err.println();

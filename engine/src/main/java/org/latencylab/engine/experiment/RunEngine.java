@@ -1,6 +1,8 @@
 package org.latencylab.engine.experiment;
 
 import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
@@ -10,11 +12,10 @@ import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.client.LlmClient;
 import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.results.RunDirectory;
 import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.trust.TrustMonitor;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,23 +77,37 @@ public final class RunEngine {
      * Starts a run and returns at once.
      *
      * @param spec         what to run
-     * @param runDirectory directory to write (created if missing; must be empty or absent)
+     * @param runDirectory directory to write (created if missing; must not hold a run already)
      * @param listener     progress listener, called on engine threads
      * @return a handle to cancel and await the run
      * @throws IllegalArgumentException when a step type has no runner
-     * @throws UncheckedIOException     when the run directory cannot be created
+     * @throws RunDirectory.RunDirectoryException when the directory already holds a run ({@code run.json} or
+     *                                  {@code requests.jsonl}), or cannot be created or written
      */
     public RunHandle start(RunSpec spec, Path runDirectory, RunListener listener) {
+        return start(spec, runDirectory, listener, false);
+    }
+
+    /**
+     * Starts a run and returns at once.
+     *
+     * @param spec         what to run
+     * @param runDirectory directory to write (created if missing)
+     * @param listener     progress listener, called on engine threads
+     * @param overwrite    whether an earlier run in {@code runDirectory} is deleted first ({@link RunDirectory})
+     *                     instead of refusing the directory
+     * @return a handle to cancel and await the run
+     * @throws IllegalArgumentException when a step type has no runner
+     * @throws RunDirectory.RunDirectoryException when the directory holds a run and {@code overwrite} is false, or
+     *                                  cannot be created or written (the message says which, in words)
+     */
+    public RunHandle start(RunSpec spec, Path runDirectory, RunListener listener, boolean overwrite) {
         for (ExperimentSpec e : spec.experiments()) {
             if (!runners.containsKey(e.getClass())) {
                 throw new IllegalArgumentException("no runner for experiment type '" + e.type() + "'");
             }
         }
-        try {
-            Files.createDirectories(runDirectory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create run directory " + runDirectory + ": " + e.getMessage(), e);
-        }
+        RunDirectory.prepare(runDirectory, overwrite);
         RunHandle handle = new RunHandle(runDirectory);
         Thread t = new Thread(() -> {
             try {
@@ -113,7 +128,9 @@ public final class RunEngine {
         private final Path dir;
         private final RunListener listener;
         private final RunHandle handle;
-        private final long originNanos = System.nanoTime();
+        private final ClockOrigin origin = ClockOrigin.now();
+        private final long originNanos = origin.nanoTime();
+        private final TrustMonitor trust = TrustMonitor.start();
         private final Instant startedAt = Instant.now();
         private final AtomicLong ids = new AtomicLong();
         private final AtomicInteger inFlight = new AtomicInteger();
@@ -154,7 +171,7 @@ public final class RunEngine {
             String endpointDescription = spec.target().describe();
             try {
                 log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
-                RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt));
+                RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin));
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
                         Long.toString(originNanos & 0xffffff, 36));
                 if (spec.target().isSimulator()) {
@@ -218,13 +235,24 @@ public final class RunEngine {
                     : measured(RequestLog.read(dir.resolve(RequestLog.FILE_NAME)));
             RunResult.Status status = failure != null ? RunResult.Status.FAILED
                     : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
+            org.latencylab.engine.stats.StatsReport overall = RunStatistics.summarize(all, spec.stats().withoutSlos());
             RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), endpointDescription, spec, outcomes,
-                    RunStatistics.summarize(all, spec.stats().withoutSlos()), List.copyOf(notices));
+                    overall, List.copyOf(notices), origin, judgeTrust(all, overall));
             RunFiles.writeRunJson(dir, RunFiles.finished(result));
             RunFiles.writeSummaryCsv(dir, result);
             publish(true);
             return result;
+        }
+
+        /** Stops the hiccup meter and judges the client with the run's dispatch lag and CPU ({@link TrustCheck}). */
+        private TrustCheck judgeTrust(List<RequestRecord> measured, org.latencylab.engine.stats.StatsReport overall) {
+            double lagP99 = overall.summary("dispatch_lag").filter(m -> m.count() > 0).map(m -> m.pMillis(99))
+                    .orElse(Double.NaN);
+            long lagged = measured.stream().filter(r -> r.dispatchLagNanos() > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS * 1e6)
+                    .count();
+            return trust.finish(log == null ? 0 : log.lines(), lagP99,
+                    measured.isEmpty() ? Double.NaN : (double) lagged / measured.size());
         }
 
         /** Requests labelled {@code #warmup} or {@code #cooldown} stay in the log but not in the statistics. */

@@ -1,5 +1,7 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.stats.StatsReport;
 
 import java.nio.file.Path;
@@ -21,10 +23,14 @@ import java.util.List;
  * @param steps               one outcome per step that ran, in order
  * @param overall             statistics over every request of the run
  * @param notices             notices raised during the run
+ * @param clockOrigin         the instant {@code requests.jsonl} times are relative to, on the monotonic and the wall
+ *                            clock; never null
+ * @param trust               whether the client kept up during the run (hiccups, dispatch lag, CPU); null only when
+ *                            the run failed before it could be judged
  */
 public record RunResult(String name, Status status, String failure, Path runDirectory, Instant startedAt,
                         Duration duration, String endpointDescription, RunSpec spec, List<StepOutcome> steps,
-                        StatsReport overall, List<String> notices) {
+                        StatsReport overall, List<String> notices, ClockOrigin clockOrigin, TrustCheck trust) {
 
     /** How a run ended. */
     public enum Status {

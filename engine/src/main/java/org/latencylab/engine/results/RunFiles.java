@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.experiment.ExperimentSpec;
 import org.latencylab.engine.experiment.RunResult;
@@ -36,13 +38,21 @@ import java.util.Map;
  * Writes {@code run.json} (atomically) and {@code summary.csv} of a run directory.
  *
  * <p>{@code run.json} (format 1): {@code format, name, status, failure, started_at, duration_s, endpoint,
- * environment {latencylab_version, java_version, java_vendor, os, arch, cpus}, spec {target, client, tier_metric,
+ * environment {latencylab_version, java_version, java_vendor, os, arch, cpus, clock, clock_origin_nanotime,
+ * clock_origin_epoch_ms, clock_origin_uncertainty_ms}, trust {saturated, message, rule, ...} ({@link #trust}), spec {target, client, tier_metric,
  * tiers, slos, tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, spec, result,
  * summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices}. A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance, passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
  * interval), target_confidence, enough_samples}], warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
+ *
+ * <p>Clock origin: {@code environment.clock_origin_nanotime} is the absolute {@link System#nanoTime()} value that
+ * every nanosecond time in {@code requests.jsonl} is relative to (absolute = relative + origin; on Linux the
+ * {@code CLOCK_MONOTONIC} shared by all processes of the machine, so server logs and other tools' stamps can be joined
+ * with it); {@code clock_origin_epoch_ms} is the wall clock at that instant in milliseconds since the epoch (with a
+ * microsecond fraction); the two readings were taken back to back and agree within {@code
+ * clock_origin_uncertainty_ms} (plus the wall clock's own error against true time). See {@link ClockOrigin}.
  *
  * <p>Thread-safe (stateless; the shared mapper is thread-safe).
  */
@@ -75,15 +85,16 @@ public final class RunFiles {
     /**
      * @param spec      the run spec
      * @param startedAt wall-clock start
+     * @param origin    the run's clock origin (written as {@code environment.clock_origin_*}), or null
      * @return the {@code run.json} content of a run that has started
      */
-    public static ObjectNode started(RunSpec spec, Instant startedAt) {
+    public static ObjectNode started(RunSpec spec, Instant startedAt, ClockOrigin origin) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("format", FORMAT);
         o.put("name", spec.name());
         o.put("status", "running");
         o.put("started_at", startedAt.toString());
-        o.set("environment", environment());
+        o.set("environment", environment(origin));
         o.set("spec", spec(spec));
         return o;
     }
@@ -93,7 +104,7 @@ public final class RunFiles {
      * @return the complete {@code run.json} content
      */
     public static ObjectNode finished(RunResult r) {
-        ObjectNode o = started(r.spec(), r.startedAt());
+        ObjectNode o = started(r.spec(), r.startedAt(), r.clockOrigin());
         o.put("status", r.status().id());
         if (r.failure() != null) {
             o.put("failure", r.failure());
@@ -121,7 +132,40 @@ public final class RunFiles {
         }
         ArrayNode n = o.putArray("notices");
         r.notices().forEach(n::add);
+        if (r.trust() != null) {
+            o.set("trust", trust(r.trust()));
+        }
         return o;
+    }
+
+    /**
+     * @param t a trust check
+     * @return its {@code run.json} form: {@code saturated, message, rule, trusted_up_to_percentile, hiccup_p50_ms,
+     * hiccup_p99_ms, hiccup_max_ms, hiccup_samples, dispatch_lag_p99_ms, cpu_per_request_ms, process_cpu_load};
+     * a figure that could not be measured is {@code null}
+     */
+    public static ObjectNode trust(TrustCheck t) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("saturated", t.saturated());
+        o.put("message", t.message());
+        o.put("rule", TrustCheck.RULE);
+        o.put("trusted_up_to_percentile", t.trustedUpToPercentile());
+        o.put("hiccup_p50_ms", t.hiccupP50Ms());
+        o.put("hiccup_p99_ms", t.hiccupP99Ms());
+        o.put("hiccup_max_ms", t.hiccupMaxMs());
+        o.put("hiccup_samples", t.hiccupSamples());
+        putFinite(o, "dispatch_lag_p99_ms", t.dispatchLagP99Ms());
+        putFinite(o, "cpu_per_request_ms", t.cpuPerRequestMs());
+        putFinite(o, "process_cpu_load", t.processCpuLoad());
+        return o;
+    }
+
+    private static void putFinite(ObjectNode o, String field, double v) {
+        if (Double.isFinite(v)) {
+            o.put(field, v);
+        } else {
+            o.putNull(field);
+        }
     }
 
     /**
@@ -299,7 +343,7 @@ public final class RunFiles {
         return o;
     }
 
-    private static ObjectNode environment() {
+    private static ObjectNode environment(ClockOrigin origin) {
         ObjectNode o = MAPPER.createObjectNode();
         String v = RunFiles.class.getPackage().getImplementationVersion();
         o.put("latencylab_version", v == null ? "dev" : v);
@@ -309,6 +353,12 @@ public final class RunFiles {
         o.put("arch", System.getProperty("os.arch"));
         o.put("cpus", Runtime.getRuntime().availableProcessors());
         o.put("clock", "System.nanoTime (monotonic)");
+        if (origin != null) {
+            // requests.jsonl times + clock_origin_nanotime = absolute System.nanoTime() (CLOCK_MONOTONIC on Linux)
+            o.put("clock_origin_nanotime", origin.nanoTime());
+            o.put("clock_origin_epoch_ms", java.math.BigDecimal.valueOf(origin.epochMicros(), 3));
+            o.put("clock_origin_uncertainty_ms", origin.uncertaintyNanos() / 1e6);
+        }
         return o;
     }
 }

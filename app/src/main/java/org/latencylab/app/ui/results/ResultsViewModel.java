@@ -9,6 +9,7 @@ import javafx.collections.ObservableList;
 import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.experiment.StatsSettings;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.SloResult;
@@ -37,6 +38,8 @@ public final class ResultsViewModel {
     private final ReadOnlyStringWrapper slo = new ReadOnlyStringWrapper("–");
     private final ReadOnlyStringWrapper errors = new ReadOnlyStringWrapper("–");
     private final ReadOnlyStringWrapper fit = new ReadOnlyStringWrapper("");
+    private final ReadOnlyStringWrapper trust = new ReadOnlyStringWrapper("");
+    private boolean clientSaturated;
     private StatsSettings stats = StatsSettings.DEFAULTS;
     private boolean computing;
     private boolean dirty;
@@ -59,6 +62,8 @@ public final class ResultsViewModel {
         notices.clear();
         stats = Objects.requireNonNull(settings, "settings");
         title.set(runTitle);
+        trust.set("");
+        clientSaturated = false;
         computing = false;
         dirty = false;
         apply(ResultData.EMPTY);
@@ -80,6 +85,23 @@ public final class ResultsViewModel {
     public void addRecords(List<RequestRecord> fresh) {
         records.addAll(fresh);
         recompute();
+    }
+
+    /**
+     * Shows the run's trust check: its message when the client was saturated (then the tier reads as measured, not
+     * as a verdict on the server), nothing otherwise.
+     *
+     * @param check the finished run's trust check, or null (nothing shown)
+     */
+    public void showTrust(TrustCheck check) {
+        clientSaturated = check != null && check.saturated();
+        trust.set(clientSaturated ? check.message() : "");
+        apply(data.get());
+    }
+
+    /** @return the trust-check message of a run whose client was saturated, else empty */
+    public ReadOnlyStringProperty trustProperty() {
+        return trust.getReadOnlyProperty();
     }
 
     /** @param message a notice of the engine (shown under the table) */
@@ -146,7 +168,8 @@ public final class ResultsViewModel {
             rows.setAll(list);
         }
         tier.set(r.tier() == null ? "–" : r.tier().name() + " (P95 " + MetricGlossary.displayName(r.tierMetric())
-                + " " + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")");
+                + " " + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")"
+                + (clientSaturated ? " as measured: client saturated" : ""));
         if (r.sloResults().isEmpty()) {
             slo.set("no SLO set");
         } else {

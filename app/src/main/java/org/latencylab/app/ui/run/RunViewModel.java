@@ -151,6 +151,7 @@ public final class RunViewModel {
             return;
         }
         lastResult.set(r);
+        results.showTrust(r.trust());
         progress.set(r.status() == RunResult.Status.COMPLETED ? 1 : progress.get());
         progressText.set(switch (r.status()) {
             case COMPLETED -> "completed";
