@@ -56,6 +56,8 @@ class ServerLatenessTest {
         CaseChecker.Judgement j = CaseChecker.judge(Map.of("ttft_ms", 400), measured(send, 443.5), List.of(s));
         assertThat(j.serverLate()).isEmpty();
         assertThat(j.clientMismatches()).singleElement().asString().startsWith("ttft_ms: expected 400.0..440.0");
+        // a late-side timing miss only: how far beyond the window (what a stall of the process would have to explain)
+        assertThat(j.timingOnlyExcessMs()).isCloseTo(3.5, org.assertj.core.api.Assertions.within(0.01));
         // the server was 2 ms late, the client 43: the server does not explain the miss
         ReplayServer.Served slightly = served(send + MS, new long[]{0, 200, 400}, new long[]{0, 0, 2});
         CaseChecker.Judgement k = CaseChecker.judge(Map.of("ttft_ms", 400), measured(send, 443.5), List.of(slightly));
@@ -65,6 +67,7 @@ class ServerLatenessTest {
         CaseChecker.Judgement early = CaseChecker.judge(Map.of("ttft_ms", 400), measured(send, 300),
                 List.of(served(send + MS, new long[]{0, 400}, new long[]{0, 90})));
         assertThat(early.clientMismatches()).hasSize(1);
+        assertThat(early.timingOnlyExcessMs()).isZero();
     }
 
     @Test
