@@ -162,7 +162,7 @@ public final class CaseChecker {
      *                         explain the miss, e.g. {@code "ttft_ms: server wrote part 3 42.0 ms late: not judged on
      *                         timing (measured 448.1, expected 400.0..440.0)"}
      * @param timingOnlyExcessMs when every client mismatch is a timing miss on the late side, the largest miss beyond
-     *                         its window, ms; else 0
+     *                         its window widened by the server's own lateness (what the client added), ms; else 0
      */
     record Judgement(List<String> clientMismatches, List<String> serverLate, double timingOnlyExcessMs) {
     }
@@ -219,7 +219,8 @@ public final class CaseChecker {
                         key, late.where(), late.lateMs(), m.substring(key.length() + 2)));
             } else {
                 if (excess > 0) {
-                    clientExcess = Math.max(clientExcess, excess);
+                    // what the client added beyond its tolerance after the server's own lateness
+                    clientExcess = Math.max(clientExcess, excess - (late == null ? 0 : late.lateMs()));
                 } else {
                     onlyLateTiming = false;
                 }

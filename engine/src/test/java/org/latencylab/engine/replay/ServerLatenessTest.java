@@ -63,6 +63,8 @@ class ServerLatenessTest {
         CaseChecker.Judgement k = CaseChecker.judge(Map.of("ttft_ms", 400), measured(send, 443.5), List.of(slightly));
         assertThat(k.serverLate()).isEmpty();
         assertThat(k.clientMismatches()).singleElement().asString().contains("does not explain it");
+        assertThat(k.timingOnlyExcessMs()).as("what the client added after the server's 2 ms")
+                .isCloseTo(1.5, org.assertj.core.api.Assertions.within(0.01));
         // too early is never the server's fault
         CaseChecker.Judgement early = CaseChecker.judge(Map.of("ttft_ms", 400), measured(send, 300),
                 List.of(served(send + MS, new long[]{0, 400}, new long[]{0, 90})));
