@@ -31,10 +31,21 @@ import java.util.zip.GZIPOutputStream;
  * later when this process is paused (a garbage-collector pause, an overloaded CPU), and a checker must not blame
  * the client for that.
  *
+ * <p>TCP_NODELAY: the JDK server reads {@code sun.net.httpserver.nodelay} once, when the first server of the JVM is
+ * created. This class sets it to {@code true} (unless already set) before creating its server: without it Nagle's
+ * algorithm holds a small part back in the kernel until the client acknowledges the previous one (up to the
+ * client's delayed-ACK time, tens of milliseconds), after the write stamp was taken, and the client would be blamed.
+ *
  * <p>Built on the JDK's {@code com.sun.net.httpserver.HttpServer} with one virtual thread per exchange.
  * Thread-safe; {@link #close} stops the server and its threads.
  */
 public final class ReplayServer implements AutoCloseable {
+    static {
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
+
     private final HttpServer server;
     private final ExecutorService executor;
     private final List<ConformanceCase.ScriptedResponse> responses;
