@@ -2,7 +2,7 @@ package org.latencylab.app.cli;
 
 import org.latencylab.engine.scenario.DurationText;
 import org.latencylab.engine.scenario.StepCatalog;
-import org.latencylab.engine.trust.Calibration;
+import org.latencylab.engine.calibration.Calibration;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -5,7 +5,7 @@
  * that sleeps 1 ms and records its oversleep into an HdrHistogram recorder); {@link
  * org.latencylab.engine.trust.TrustMonitor} runs it during a run, reads the process CPU time and, with the run's
  * dispatch lag, judges whether the client was saturated ({@link org.latencylab.engine.api.TrustCheck}, rule and
- * limits documented there). {@link org.latencylab.engine.trust.Calibration} measures the client's own error against
- * a stamping simulator running as a separate process.
+ * limits documented there). This package depends on nothing of the engine but {@code api}, so the run engine and the
+ * conformance checker can both use it.
  */
 package org.latencylab.engine.trust;

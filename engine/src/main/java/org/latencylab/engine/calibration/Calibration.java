@@ -1,4 +1,4 @@
-package org.latencylab.engine.trust;
+package org.latencylab.engine.calibration;
 
 import org.HdrHistogram.Histogram;
 import org.latencylab.engine.api.ClientOptions;
