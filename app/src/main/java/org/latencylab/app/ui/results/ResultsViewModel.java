@@ -168,8 +168,8 @@ public final class ResultsViewModel {
             rows.setAll(list);
         }
         tier.set(r.tier() == null ? "–" : r.tier().name() + " (P95 " + MetricGlossary.displayName(r.tierMetric())
-                + " " + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")"
-                + (clientSaturated ? " as measured: client saturated" : ""));
+                + " " + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–")
+                + (clientSaturated ? "; as measured, client saturated" : "") + ")");
         if (r.sloResults().isEmpty()) {
             slo.set("no SLO set");
         } else {
