@@ -41,8 +41,7 @@ final class RunExecution {
      */
     static int execute(RunSpec spec, Path outDir, boolean overwrite, boolean charts, PrintWriter out, PrintWriter err)
             throws InterruptedException {
-        Path dir = outDir != null ? outDir
-                : Path.of("runs", STAMP.format(LocalDateTime.now()) + "-" + safe(spec.name()));
+        Path dir = outDir != null ? outDir : freshDefault(spec.name());
         RunEngine engine = StepCatalog.engine();
         ProgressPrinter progress = new ProgressPrinter(err);
         RunHandle handle = engine.start(spec, dir, progress, overwrite);
@@ -88,6 +87,16 @@ final class RunExecution {
             case CANCELLED -> ExitCodes.INTERRUPTED;
             case COMPLETED -> result.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
         };
+    }
+
+    /** {@code runs/<timestamp>-<name>}, with {@code -2}, {@code -3}... when runs of that name started in the same second. */
+    private static Path freshDefault(String name) {
+        String base = STAMP.format(LocalDateTime.now()) + "-" + safe(name);
+        Path dir = Path.of("runs", base);
+        for (int i = 2; java.nio.file.Files.exists(dir); i++) {
+            dir = Path.of("runs", base + "-" + i);
+        }
+        return dir;
     }
 
     private static String safe(String name) {

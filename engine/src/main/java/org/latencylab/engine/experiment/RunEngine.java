@@ -41,6 +41,11 @@ import java.util.concurrent.atomic.LongAdder;
  * step are computed from {@code requests.jsonl} when the step ends (nothing accumulates in memory during a soak);
  * requests labelled {@value #WARMUP_SUFFIX} or {@value #COOLDOWN_SUFFIX} are logged but left out of them.
  *
+ * <p>A run directory holds one run: {@link #start} refuses one that already holds a run unless asked to overwrite
+ * it ({@link RunDirectory}). Every run records its clock origin ({@link ClockOrigin}: the {@code System.nanoTime()}
+ * that {@code requests.jsonl} times are relative to, and the wall clock then) and judges its own client with a
+ * {@link TrustMonitor} (hiccup meter, dispatch lag, process CPU → {@link TrustCheck} in {@code run.json}).
+ *
  * <p>Step types are looked up in a registry ({@link #register}); probes and sweeps are registered by default.
  * Thread-safe: one engine can start several runs; each run has its own threads and state.
  */
