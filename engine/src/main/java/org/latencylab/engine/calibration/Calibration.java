@@ -13,6 +13,7 @@ import org.latencylab.engine.experiment.RunResult;
 import org.latencylab.engine.experiment.RunSpec;
 import org.latencylab.engine.experiment.TargetSpec;
 import org.latencylab.engine.load.ArrivalProcess;
+import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.results.RequestLog;
 
@@ -151,7 +152,7 @@ public final class Calibration {
      *                         differ and the figures mean nothing)
      * @param dispatchLagP99Ms dispatch-lag P99, ms (NaN without requests)
      * @param cpuPerRequestMs  CPU time of this process per request, ms (NaN when unknown)
-     * @param achievedRps      measured requests per second
+     * @param achievedRps      achieved rate of the load step, measured sends per second of its measured window
      * @param trust            the run's trust check
      */
     public record Level(Load load, long requests, long failed, long events, double errorP50Ms, double errorP99Ms,
@@ -264,14 +265,10 @@ public final class Calibration {
         long ok = 0;
         long failed = 0;
         long negative = 0;
-        double firstSend = Double.NaN;
-        double lastSend = Double.NaN;
         for (RequestRecord r : RequestLog.read(dir.resolve(RequestLog.FILE_NAME))) {
             if (r.label().endsWith(RunEngine.WARMUP_SUFFIX) || r.label().endsWith(RunEngine.COOLDOWN_SUFFIX)) {
                 continue;
             }
-            firstSend = Double.isNaN(firstSend) ? r.sendNanos() : Math.min(firstSend, r.sendNanos());
-            lastSend = Double.isNaN(lastSend) ? r.sendNanos() : Math.max(lastSend, r.sendNanos());
             if (!r.succeeded()) {
                 failed++;
                 continue;
@@ -297,8 +294,9 @@ public final class Calibration {
                 }
             }
         }
-        double span = (lastSend - firstSend) / 1e9;
-        double rps = ok + failed > 1 && span > 0 ? (ok + failed - 1) / span : Double.NaN;
+        // the load step's own achieved rate: measured sends per second of the measured window
+        double rps = result.steps().isEmpty() || !(result.steps().get(0).result() instanceof LoadResult lr)
+                ? Double.NaN : lr.totals().achievedRateRps();
         TrustCheck trust = result.trust();
         return new Level(load, ok, failed, events.getTotalCount(), p(events, 50), p(events, 99), max(events),
                 p(ttft, 50), p(ttft, 99), max(ttft), negative, lag.getTotalCount() == 0 ? Double.NaN : p(lag, 99),
