@@ -212,11 +212,11 @@ public final class CaseChecker {
                 case "ttfb_ms_max" -> r.sendNanos(); // headers go out at once, before any part
                 default -> r.sendNanos() + (long) (upper * 1e6);
             };
-            Late late = latest(served, dueBy);
+            Late late = latest(served, dueBy, r);
             double excess = measured - upper;
             if (excess > 0 && late != null && late.lateMs() >= excess) {
-                server.add(String.format(Locale.ROOT, "%s: server wrote %s %.1f ms late: not judged on timing (%s)",
-                        key, late.where(), late.lateMs(), m.substring(key.length() + 2)));
+                server.add(String.format(Locale.ROOT, "%s: server wrote %s %.1f ms late%s: not judged on timing (%s)",
+                        key, late.where(), late.lateMs(), late.note(), m.substring(key.length() + 2)));
             } else {
                 if (excess > 0) {
                     // what the client added beyond its tolerance after the server's own lateness
@@ -225,35 +225,45 @@ public final class CaseChecker {
                     onlyLateTiming = false;
                 }
                 client.add(late == null || late.lateMs() < 0.05 ? m : String.format(Locale.ROOT,
-                        "%s (the server wrote %s %.1f ms late, which does not explain it)", m, late.where(),
-                        late.lateMs()));
+                        "%s (the server wrote %s %.1f ms late%s, which does not explain it)", m, late.where(),
+                        late.lateMs(), late.note()));
             }
         }
         return new Judgement(client, server, onlyLateTiming && !client.isEmpty() ? clientExcess : 0);
     }
 
-    /** The part, among those due by {@code dueBy}, written last relative to its due time (the latest due wins ties). */
-    private static Late latest(List<ReplayServer.Served> served, long dueBy) {
+    /**
+     * The part, among those due by {@code dueBy}, written last relative to its due time (the latest due wins ties).
+     * For the request that answered the client's last attempt, the time the server took to read the request after
+     * the client had written it ({@code at_ms} counts from the read) is the server's too and is added.
+     */
+    private static Late latest(List<ReplayServer.Served> served, long dueBy, RequestRecord r) {
         Late worst = null;
-        for (ReplayServer.Served s : served) {
+        long written = r.requestSentNanos() != RequestRecord.UNSET ? r.requestSentNanos() : r.sendNanos();
+        for (int i = 0; i < served.size(); i++) {
+            ReplayServer.Served s = served.get(i);
+            long readLate = i == served.size() - 1 ? Math.max(0, s.readNanos() - written) : 0;
             for (int k = 0; k < s.dueNanos().length; k++) {
-                if (s.dueNanos()[k] > dueBy) {
+                if (s.dueNanos()[k] - readLate > dueBy) { // when it would have been due after an on-time read
                     break;
                 }
                 long lateNanos = s.lateNanos(k);
                 if (lateNanos < 0) {
                     continue;
                 }
+                lateNanos += readLate;
                 String where = (served.size() > 1 ? "response " + (s.request() + 1) + " " : "") + "part " + (k + 1);
+                String note = readLate >= 1_000_000 ? String.format(Locale.ROOT, " (it read the request %.1f ms after"
+                        + " the client had sent it)", readLate / 1e6) : "";
                 if (worst == null || lateNanos / 1e6 >= worst.lateMs()) {
-                    worst = new Late(where, lateNanos / 1e6);
+                    worst = new Late(where, lateNanos / 1e6, note);
                 }
             }
         }
         return worst;
     }
 
-    private record Late(String where, double lateMs) {
+    private record Late(String where, double lateMs, String note) {
     }
 
     /**

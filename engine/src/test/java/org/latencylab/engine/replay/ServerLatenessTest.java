@@ -31,6 +31,7 @@ class ServerLatenessTest {
         RequestRecord.Builder b = RequestRecord.builder();
         b.sendNanos = send;
         b.intendedStartNanos = send;
+        b.requestSentNanos = send + MS; // the request is written at once; the servers below read it then
         b.firstTokenNanos = send + (long) (ttftMs * MS);
         b.endNanos = b.firstTokenNanos + MS;
         b.attempts = 1;
@@ -103,5 +104,18 @@ class ServerLatenessTest {
         assertThat(late.line()).startsWith("LATE x: ttft_ms: server wrote part 3");
         assertThat(CaseSuite.summary(List.of(late, new CaseResult("y", CaseResult.Status.PASSED, List.of(), null))))
                 .isEqualTo("1 passed, 0 failed, 0 skipped, 1 not judged on timing (server late)");
+    }
+
+    @Test
+    void aServerThatReadTheRequestLateIsLateForEveryPart() {
+        long send = 1_000_000_000L;
+        RequestRecord.Builder b = measured(send, 610).toBuilder();
+        b.requestSentNanos = send + MS / 2;
+        // every part on time after the read, but the read came 400 ms after the client had written the request
+        ReplayServer.Served s = served(send + 400 * MS, new long[]{0, 210}, new long[]{0, 0});
+        CaseChecker.Judgement j = CaseChecker.judge(Map.of("ttft_ms", 210), b.build(), List.of(s));
+        assertThat(j.clientMismatches()).isEmpty();
+        assertThat(j.serverLate()).singleElement().asString()
+                .contains("server wrote part 2 399.5 ms late (it read the request 399.5 ms after the client had sent it)");
     }
 }
