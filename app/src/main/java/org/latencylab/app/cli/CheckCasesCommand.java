@@ -16,7 +16,10 @@ import java.util.concurrent.Callable;
 @Command(name = "check-cases", mixinStandardHelpOptions = true,
         description = {"Replay stream conformance cases through the real client and check the expectations.",
                 "%nEvery *.json case in DIR is served over loopback HTTP with its scripted timing and measured."
-                        + " Prints one line per case and 'N passed, M failed, K skipped'. Exit status 1 when a case failed."})
+                        + " Prints one line per case and 'N passed, M failed, K skipped'. Exit status 1 when a case failed.",
+                "%nThe replay server records when it actually wrote each part: a timing miss that its own lateness"
+                        + " explains (this process was paused) is not the client's; such a case is run again, and if the"
+                        + " server is late every time it is reported as LATE, not judged on timing (exit status 0)."})
 final class CheckCasesCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         versionProvider = LatencyLabCommand.Version.class,
         description = {"Measure, explain and compare the latency of LLM APIs and inference servers.",
                 "Without a command the desktop window opens."},
-        subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, SimCommand.class,
+        subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, SimCommand.class, CalibrateCommand.class,
                 SummarizeCommand.class, ReportCommand.class, CompareCommand.class, ImportCommand.class,
                 LensCommand.class, SloCommand.class, CheckCasesCommand.class, DetectCommand.class, GuiCommand.class,
                 CommandLine.HelpCommand.class})
@@ -32,7 +32,9 @@ public final class LatencyLabCommand implements Runnable {
                 c.getErr().println("latencylab: " + ex.getMessage());
                 return ExitCodes.BAD_INPUT;
             }
-            c.getErr().println("latencylab: " + ex);
+            // an I/O failure says what failed in its message; the exception's class name helps no user
+            c.getErr().println("latencylab: " + (ex instanceof java.io.UncheckedIOException && ex.getMessage() != null
+                    ? ex.getMessage() : ex.toString()));
             return ExitCodes.RUN_FAILED;
         });
         return cl;

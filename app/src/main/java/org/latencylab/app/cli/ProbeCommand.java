@@ -56,7 +56,7 @@ final class ProbeCommand implements Callable<Integer> {
                 "maxOutputTokens", "--max-tokens", "warmup", "--warmup"));
         RunSpec run = new RunSpec("probe", target.target(spec.commandLine().getErr()), target.client(), TargetOptions.stats(slos), List.of(probe),
                 null, null, 42);
-        return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),
+        return RunExecution.execute(run, target.out, target.overwrite, !target.noCharts, spec.commandLine().getOut(),
                 spec.commandLine().getErr());
     }
 }

@@ -29,12 +29,17 @@ final class RunCommand implements Callable<Integer> {
             description = "run directory to write (default: runs/<timestamp>-<name>)")
     Path out;
 
+    @Option(names = "--overwrite",
+            description = "replace the run already in --out (its run files are deleted first); without it such a"
+                    + " directory is refused")
+    boolean overwrite;
+
     @Option(names = "--no-charts", description = "do not render PNG charts")
     boolean noCharts;
 
     @Override
     public Integer call() throws Exception {
         RunSpec run = StepCatalog.loader().load(scenario);
-        return RunExecution.execute(run, out, !noCharts, spec.commandLine().getOut(), spec.commandLine().getErr());
+        return RunExecution.execute(run, out, overwrite, !noCharts, spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 }

@@ -37,19 +37,20 @@ final class RunExecution {
     /**
      * @param spec   the run
      * @param outDir run directory, or null for {@code runs/<timestamp>-<name>} under the working directory
+     * @param overwrite whether a run already in {@code outDir} is replaced (else the directory is refused)
      * @param charts whether to render PNG charts
      * @param out    standard output
      * @param err    standard error (progress)
      * @return exit status ({@link ExitCodes})
      * @throws InterruptedException when interrupted while waiting
+     * @throws IllegalArgumentException when the run directory holds a run or cannot be written (exit status 2)
      */
-    static int execute(RunSpec spec, Path outDir, boolean charts, PrintWriter out, PrintWriter err)
+    static int execute(RunSpec spec, Path outDir, boolean overwrite, boolean charts, PrintWriter out, PrintWriter err)
             throws InterruptedException {
-        Path dir = outDir != null ? outDir
-                : Path.of("runs", STAMP.format(LocalDateTime.now()) + "-" + safe(spec.name()));
+        Path dir = outDir != null ? outDir : freshDefault(spec.name());
         RunEngine engine = StepCatalog.engine();
         ProgressPrinter progress = new ProgressPrinter(err, Eta.plannedSeconds(spec));
-        RunHandle handle = engine.start(spec, dir, progress);
+        RunHandle handle = engine.start(spec, dir, progress, overwrite);
         // Ctrl-C (SIGINT) and SIGTERM cancel the run rather than end the JVM: the run winds down, this thread prints
         // the summary of what finished and writes the charts (the JavaFX toolkit could not start, or would be
         // disposed by its own hook, once the JVM shuts down), and the command returns 130 or 143. A second signal
@@ -108,6 +109,16 @@ final class RunExecution {
             case COMPLETED -> result.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
             case RUNNING, INTERRUPTED -> ExitCodes.RUN_FAILED;
         };
+    }
+
+    /** {@code runs/<timestamp>-<name>}, with {@code -2}, {@code -3}... when runs of that name started in the same second. */
+    private static Path freshDefault(String name) {
+        String base = STAMP.format(LocalDateTime.now()) + "-" + safe(name);
+        Path dir = Path.of("runs", base);
+        for (int i = 2; java.nio.file.Files.exists(dir); i++) {
+            dir = Path.of("runs", base + "-" + i);
+        }
+        return dir;
     }
 
     private static String safe(String name) {

@@ -67,7 +67,7 @@ final class SweepCommand implements Callable<Integer> {
                 "maxOutputTokens", "--max-tokens", "extrapolateTo", "--extrapolate", "warmup", "--warmup"));
         RunSpec run = new RunSpec("sweep", target.target(spec.commandLine().getErr()), target.client(), TargetOptions.stats(List.of()), List.of(sweep),
                 null, null, 42);
-        return RunExecution.execute(run, target.out, !target.noCharts, spec.commandLine().getOut(),
+        return RunExecution.execute(run, target.out, target.overwrite, !target.noCharts, spec.commandLine().getOut(),
                 spec.commandLine().getErr());
     }
 }

@@ -55,6 +55,11 @@ final class TargetOptions {
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "run directory (default: runs/<timestamp>-<name>)")
     Path out;
 
+    @Option(names = "--overwrite",
+            description = "replace the run already in --out (its run files are deleted first); without it such a"
+                    + " directory is refused")
+    boolean overwrite;
+
     @Option(names = "--no-charts", description = "do not render PNG charts")
     boolean noCharts;
 

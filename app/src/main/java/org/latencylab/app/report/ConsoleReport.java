@@ -2,6 +2,7 @@ package org.latencylab.app.report;
 
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadResult;
@@ -23,7 +24,9 @@ import java.util.stream.Collectors;
 
 /**
  * The console summary of a run: per step a percentile table of TTFT, TPOT, ITL and E2E, the tier line
- * ("P95 TTFT 412 ms → Tier-2"), SLO compliance, errors by kind; for sweeps the per-length points and the fit.
+ * ("P95 TTFT 412 ms → Tier-2"), SLO compliance, errors by kind; for sweeps the per-length points and the fit; the
+ * run's trust check last. When the trust check found the client saturated its message comes first and every tier
+ * line says it is not a verdict on the server.
  * Thread-safe (stateless).
  */
 public final class ConsoleReport {
@@ -48,6 +51,11 @@ public final class ConsoleReport {
             out.println("run failed: " + r.failure());
         }
         Map<ErrorKind, String> examples = errorExamples(r);
+        TrustCheck trust = r.trust();
+        boolean saturated = trust != null && trust.saturated();
+        if (saturated) {
+            out.println(trust.message()); // before any number, so nobody reads a tier without it
+        }
         boolean anySlo = false;
         for (RunResult.StepOutcome s : r.steps()) {
             out.println();
@@ -80,12 +88,16 @@ public final class ConsoleReport {
                     printLoad(lr, out);
                 }
                 if (s.stats() != null) {
-                    printStats(s.stats(), examples, s.result() instanceof LoadResult, out);
+                    printStats(s.stats(), examples, s.result() instanceof LoadResult, saturated, out);
                 }
             }
         }
         for (String n : r.notices()) {
             out.println("note: " + n);
+        }
+        if (trust != null) {
+            out.println();
+            out.println("trust check: " + trust.message());
         }
         out.println();
         out.println("run directory: " + r.runDirectory());
@@ -234,6 +246,11 @@ public final class ConsoleReport {
      * @param out      where to print
      */
     public static void printStats(StatsReport s, Map<ErrorKind, String> examples, boolean openLoop, PrintWriter out) {
+        printStats(s, examples, openLoop, false, out);
+    }
+
+    private static void printStats(StatsReport s, Map<ErrorKind, String> examples, boolean openLoop,
+                                   boolean clientSaturated, PrintWriter out) {
         if (s.succeeded() == 0) {
             printCounts(s, examples, out);
             return;
@@ -272,8 +289,9 @@ public final class ConsoleReport {
                     ? String.format(Locale.ROOT, "95%% CI %s–%s", Units.ms(p95.lowerMillis()), Units.ms(p95.upperMillis()))
                     : String.format(Locale.ROOT, "interval %s–%s covers only %.0f %%", Units.ms(p95.lowerMillis()),
                     Units.ms(p95.upperMillis()), p95.confidence() * 100);
-            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%n", NAMES.getOrDefault(s.tierMetric(), s.tierMetric()),
-                    Units.ms(p95.valueMillis()), ci, s.tier().name());
+            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", NAMES.getOrDefault(s.tierMetric(), s.tierMetric()),
+                    Units.ms(p95.valueMillis()), ci, s.tier().name(), clientSaturated
+                            ? " as measured, not a verdict on the server: the client was saturated (see above)" : "");
         }
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",

@@ -6,6 +6,8 @@ import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
@@ -16,12 +18,11 @@ import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.client.LlmClient;
 import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.results.RunDirectory;
 import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.results.RunModel;
+import org.latencylab.engine.trust.TrustMonitor;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -46,6 +47,11 @@ import java.util.concurrent.atomic.LongAdder;
  * {@link IntervalSnapshot} to the listener every {@value #SNAPSHOT_PERIOD_MILLIS} ms (5 Hz) and once more at the
  * end, and finally writes {@code run.json} and {@code summary.csv}. Requests of the warmup and cooldown
  * {@linkplain org.latencylab.engine.api.Phase phases} are logged but left out of the statistics.
+ *
+ * <p>A run directory holds one run: {@link #start} refuses one that already holds a run unless asked to overwrite
+ * it ({@link RunDirectory}). Every run records its clock origin ({@link ClockOrigin}: the {@code System.nanoTime()}
+ * that {@code requests.jsonl} times are relative to, and the wall clock then) and judges its own client with a
+ * {@link TrustMonitor} (hiccup meter, dispatch lag, process CPU → {@link TrustCheck} in {@code run.json}).
  *
  * <p>Step types are looked up in a registry ({@link #register}), filled by the one composition root
  * ({@code org.latencylab.engine.scenario.StepCatalog#engine()}).
@@ -79,23 +85,37 @@ public final class RunEngine {
      * Starts a run and returns at once.
      *
      * @param spec         what to run
-     * @param runDirectory directory to write (created if missing; must be empty or absent)
+     * @param runDirectory directory to write (created if missing; must not hold a run already)
      * @param listener     progress listener, called on engine threads
      * @return a handle to cancel and await the run
      * @throws IllegalArgumentException when a step type has no runner
-     * @throws UncheckedIOException     when the run directory cannot be created
+     * @throws RunDirectory.RunDirectoryException when the directory already holds a run ({@code run.json} or
+     *                                  {@code requests.jsonl}), or cannot be created or written
      */
     public RunHandle start(RunSpec spec, Path runDirectory, RunListener listener) {
+        return start(spec, runDirectory, listener, false);
+    }
+
+    /**
+     * Starts a run and returns at once.
+     *
+     * @param spec         what to run
+     * @param runDirectory directory to write (created if missing)
+     * @param listener     progress listener, called on engine threads
+     * @param overwrite    whether an earlier run in {@code runDirectory} is deleted first ({@link RunDirectory})
+     *                     instead of refusing the directory
+     * @return a handle to cancel and await the run
+     * @throws IllegalArgumentException when a step type has no runner
+     * @throws RunDirectory.RunDirectoryException when the directory holds a run and {@code overwrite} is false, or
+     *                                  cannot be created or written (the message says which, in words)
+     */
+    public RunHandle start(RunSpec spec, Path runDirectory, RunListener listener, boolean overwrite) {
         for (ExperimentSpec e : spec.experiments()) {
             if (!runners.containsKey(e.getClass())) {
                 throw new IllegalArgumentException("no runner for experiment type '" + e.type() + "'");
             }
         }
-        try {
-            Files.createDirectories(runDirectory);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create run directory " + runDirectory + ": " + e.getMessage(), e);
-        }
+        RunDirectory.prepare(runDirectory, overwrite);
         RunHandle handle = new RunHandle(runDirectory);
         Thread t = new Thread(() -> {
             try {
@@ -117,7 +137,11 @@ public final class RunEngine {
         private final Path dir;
         private final RunListener listener;
         private final RunHandle handle;
-        private final long originNanos = System.nanoTime();
+        private final ClockOrigin origin = ClockOrigin.now();
+        private final long originNanos = origin.nanoTime();
+        private final TrustMonitor trust = TrustMonitor.start();
+        private final LongAdder measuredCount = new LongAdder();
+        private final LongAdder lagged = new LongAdder();
         private final Instant startedAt = Instant.now();
         private final AtomicLong ids = new AtomicLong();
         private final AtomicInteger inFlight = new AtomicInteger();
@@ -161,7 +185,7 @@ public final class RunEngine {
             String endpointDescription = spec.target().describe();
             try {
                 log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
-                RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt));
+                RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin));
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
                         Long.toString(originNanos & 0xffffff, 36));
                 if (spec.target().isSimulator()) {
@@ -215,7 +239,7 @@ public final class RunEngine {
                     : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
             RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), endpointDescription, spec, outcomes,
-                    model.overall(), List.copyOf(notices), null);
+                    model.overall(), List.copyOf(notices), origin, judgeTrust(model.overall()));
             RunFiles.writeRunJson(dir, RunFiles.finished(result));
             RunFiles.writeSummaryCsv(dir, result);
             publish(true);
@@ -226,7 +250,15 @@ public final class RunEngine {
         RunResult view() {
             return new RunResult(spec.name(), RunResult.Status.RUNNING, null, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), spec.target().describe(), spec, model.steps(),
-                    null, List.copyOf(notices), null);
+                    null, List.copyOf(notices), origin, null);
+        }
+
+        /** Stops the hiccup meter and judges the client with the run's dispatch lag and CPU ({@link TrustCheck}). */
+        private TrustCheck judgeTrust(org.latencylab.engine.stats.StatsReport overall) {
+            double lagP99 = overall == null ? Double.NaN : overall.summary("dispatch_lag").filter(m -> m.count() > 0)
+                    .map(m -> m.pMillis(99)).orElse(Double.NaN);
+            long n = measuredCount.sum();
+            return trust.finish(log == null ? 0 : log.lines(), lagP99, n == 0 ? Double.NaN : (double) lagged.sum() / n);
         }
 
         @SuppressWarnings("unchecked")
@@ -334,6 +366,12 @@ public final class RunEngine {
             synchronized (sink) { // the log and the model see requests in the same order
                 log.append(r0);
                 model.add(r0);
+            }
+            if (r0.phase() == org.latencylab.engine.api.Phase.MEASURED) {
+                measuredCount.increment();
+                if (r0.dispatchLagNanos() > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS * 1e6) {
+                    lagged.increment();
+                }
             }
             record = r0;
             sent.increment();

@@ -85,11 +85,17 @@ public final class CaseSuite {
         return sb.append(summary(results)).append('\n').toString();
     }
 
-    /** @param results results of a run @return {@code "N passed, M failed, K skipped"} */
+    /**
+     * @param results results of a run
+     * @return {@code "N passed, M failed, K skipped"}, followed by {@code ", J not judged on timing (server late)"}
+     * when the replay server was late for J cases
+     */
     public static String summary(List<CaseResult> results) {
         long passed = results.stream().filter(r -> r.status() == CaseResult.Status.PASSED).count();
         long failed = results.stream().filter(r -> r.status() == CaseResult.Status.FAILED).count();
         long skipped = results.stream().filter(r -> r.status() == CaseResult.Status.SKIPPED).count();
-        return passed + " passed, " + failed + " failed, " + skipped + " skipped";
+        long late = results.stream().filter(r -> r.status() == CaseResult.Status.SERVER_LATE).count();
+        return passed + " passed, " + failed + " failed, " + skipped + " skipped"
+                + (late > 0 ? ", " + late + " not judged on timing (server late)" : "");
     }
 }

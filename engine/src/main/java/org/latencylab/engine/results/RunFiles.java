@@ -10,10 +10,12 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.api.Endpoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.latencylab.engine.api.Protocol;
-import org.latencylab.engine.api.Trust;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.run.DurationText;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.run.RunResult;
@@ -45,16 +47,23 @@ import java.util.Map;
  *
  * <p>{@code run.json} (format {@value #FORMAT}): {@code format, name, status (running | completed | cancelled |
  * failed | interrupted), failure, started_at, duration_s, endpoint, environment {latencylab_version, java_version,
- * java_vendor, os, arch, cpus}, spec {target, client, stats {tierMetric, tiers, slos} (what the run is judged with),
+ * java_vendor, os, arch, cpus, clock, clock_origin_nanotime, clock_origin_epoch_ms, clock_origin_uncertainty_ms},
+ * spec {target, client, stats {tierMetric, tiers, slos} (what the run is judged with),
  * tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, tier (absent for a sweep, which is
  * judged per length), spec, result, summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices},
- * {@code trust {saturated, message, hiccup_p99_ms, dispatch_lag_p99_ms, cpu_per_request_ms}} when a trust check was
- * made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
+ * {@code trust {saturated, message, rule, ...}} ({@link #trust}) when a trust check was made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
  * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance, passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
  * interval), target_confidence, enough_samples}], warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
+ *
+ * <p>Clock origin: {@code environment.clock_origin_nanotime} is the absolute {@link System#nanoTime()} value that
+ * every nanosecond time in {@code requests.jsonl} is relative to (absolute = relative + origin; on Linux the
+ * {@code CLOCK_MONOTONIC} shared by all processes of the machine, so server logs and other tools' stamps can be joined
+ * with it); {@code clock_origin_epoch_ms} is the wall clock at that instant in milliseconds since the epoch (with a
+ * microsecond fraction); the two readings were taken back to back and agree within {@code
+ * clock_origin_uncertainty_ms} (plus the wall clock's own error against true time). See {@link ClockOrigin}.
  *
  * <p>Thread-safe (stateless; the shared mapper is thread-safe).
  */
@@ -87,15 +96,16 @@ public final class RunFiles {
     /**
      * @param spec      the run spec
      * @param startedAt wall-clock start
+     * @param origin    the run's clock origin (written as {@code environment.clock_origin_*}), or null
      * @return the {@code run.json} content of a run that has started
      */
-    public static ObjectNode started(RunSpec spec, Instant startedAt) {
+    public static ObjectNode started(RunSpec spec, Instant startedAt, ClockOrigin origin) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("format", FORMAT);
         o.put("name", spec.name());
         o.put("status", "running");
         o.put("started_at", startedAt.toString());
-        o.set("environment", environment());
+        o.set("environment", environment(origin));
         o.set("spec", spec(spec));
         return o;
     }
@@ -105,7 +115,7 @@ public final class RunFiles {
      * @return the complete {@code run.json} content
      */
     public static ObjectNode finished(RunResult r) {
-        ObjectNode o = started(r.spec(), r.startedAt());
+        ObjectNode o = started(r.spec(), r.startedAt(), r.clockOrigin());
         o.put("status", r.status().id());
         if (r.failure() != null) {
             o.put("failure", r.failure());
@@ -141,13 +151,7 @@ public final class RunFiles {
         ArrayNode n = o.putArray("notices");
         r.notices().forEach(n::add);
         if (r.trust() != null) {
-            Trust t = r.trust();
-            ObjectNode to = o.putObject("trust");
-            to.put("saturated", t.saturated());
-            to.put("message", t.message());
-            to.put("hiccup_p99_ms", t.hiccupP99Ms());
-            to.put("dispatch_lag_p99_ms", t.dispatchLagP99Ms());
-            to.put("cpu_per_request_ms", t.cpuPerRequestMs());
+            o.set("trust", trust(r.trust()));
         }
         return o;
     }
@@ -239,6 +243,36 @@ public final class RunFiles {
 
     private static Duration dur(JsonNode n, String field, Duration dflt) {
         return n.hasNonNull(field) ? DurationText.parse(n.get(field).asText()) : dflt;
+    }
+
+    /**
+     * @param t a trust check
+     * @return its {@code run.json} form: {@code saturated, message, rule, trusted_up_to_percentile, hiccup_p50_ms,
+     * hiccup_p99_ms, hiccup_max_ms, hiccup_samples, dispatch_lag_p99_ms, cpu_per_request_ms, process_cpu_load};
+     * a figure that could not be measured is {@code null}
+     */
+    public static ObjectNode trust(TrustCheck t) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("saturated", t.saturated());
+        o.put("message", t.message());
+        o.put("rule", TrustCheck.RULE);
+        o.put("trusted_up_to_percentile", t.trustedUpToPercentile());
+        o.put("hiccup_p50_ms", t.hiccupP50Ms());
+        o.put("hiccup_p99_ms", t.hiccupP99Ms());
+        o.put("hiccup_max_ms", t.hiccupMaxMs());
+        o.put("hiccup_samples", t.hiccupSamples());
+        putFinite(o, "dispatch_lag_p99_ms", t.dispatchLagP99Ms());
+        putFinite(o, "cpu_per_request_ms", t.cpuPerRequestMs());
+        putFinite(o, "process_cpu_load", t.processCpuLoad());
+        return o;
+    }
+
+    private static void putFinite(ObjectNode o, String field, double v) {
+        if (Double.isFinite(v)) {
+            o.put(field, v);
+        } else {
+            o.putNull(field);
+        }
     }
 
     /**
@@ -419,7 +453,7 @@ public final class RunFiles {
         return o;
     }
 
-    private static ObjectNode environment() {
+    private static ObjectNode environment(ClockOrigin origin) {
         ObjectNode o = MAPPER.createObjectNode();
         String v = RunFiles.class.getPackage().getImplementationVersion();
         o.put("latencylab_version", v == null ? "dev" : v);
@@ -429,6 +463,12 @@ public final class RunFiles {
         o.put("arch", System.getProperty("os.arch"));
         o.put("cpus", Runtime.getRuntime().availableProcessors());
         o.put("clock", "System.nanoTime (monotonic)");
+        if (origin != null) {
+            // requests.jsonl times + clock_origin_nanotime = absolute System.nanoTime() (CLOCK_MONOTONIC on Linux)
+            o.put("clock_origin_nanotime", origin.nanoTime());
+            o.put("clock_origin_epoch_ms", java.math.BigDecimal.valueOf(origin.epochMicros(), 3));
+            o.put("clock_origin_uncertainty_ms", origin.uncertaintyNanos() / 1e6);
+        }
         return o;
     }
 }

@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.RequestRecord;
-import org.latencylab.engine.api.Trust;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.RunSpec;
@@ -187,7 +188,7 @@ public final class RunReader {
         }
         return new RunResult(name, status, root.hasNonNull("failure") ? root.get("failure").asText() : null, dir,
                 started, duration, root.path("endpoint").asText(spec.target().describe()), spec, model.steps(),
-                model.overall(), notices, trust(root.get("trust")));
+                model.overall(), notices, origin(root.path("environment")), trust(root.get("trust")));
     }
 
     private static String describe(StatsSettings s) {
@@ -209,12 +210,26 @@ public final class RunReader {
         return best;
     }
 
-    private static Trust trust(JsonNode t) {
+    /** @return the clock origin a run recorded in {@code environment}, or null (older runs have none) */
+    private static ClockOrigin origin(JsonNode env) {
+        if (!env.hasNonNull("clock_origin_nanotime") || !env.hasNonNull("clock_origin_epoch_ms")) {
+            return null;
+        }
+        return new ClockOrigin(env.get("clock_origin_nanotime").asLong(),
+                Math.round(env.get("clock_origin_epoch_ms").asDouble() * 1000),
+                Math.round(env.path("clock_origin_uncertainty_ms").asDouble(0) * 1e6));
+    }
+
+    /** @return the trust check a run recorded ({@link RunFiles#trust} wrote it), or null */
+    private static TrustCheck trust(JsonNode t) {
         if (t == null || !t.isObject()) {
             return null;
         }
-        return new Trust(t.path("saturated").asBoolean(), t.path("message").asText(""),
-                t.path("hiccup_p99_ms").asDouble(Double.NaN), t.path("dispatch_lag_p99_ms").asDouble(Double.NaN),
-                t.path("cpu_per_request_ms").asDouble(Double.NaN));
+        String message = t.path("message").asText("");
+        return new TrustCheck(t.path("hiccup_p50_ms").asDouble(0), t.path("hiccup_p99_ms").asDouble(0),
+                t.path("hiccup_max_ms").asDouble(0), t.path("hiccup_samples").asLong(0),
+                t.path("dispatch_lag_p99_ms").asDouble(Double.NaN), t.path("cpu_per_request_ms").asDouble(Double.NaN),
+                t.path("process_cpu_load").asDouble(Double.NaN), t.path("trusted_up_to_percentile").asDouble(100),
+                t.path("saturated").asBoolean(), message.isBlank() ? "no message recorded" : message);
     }
 }

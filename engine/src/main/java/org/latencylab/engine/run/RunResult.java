@@ -1,6 +1,7 @@
 package org.latencylab.engine.run;
 
-import org.latencylab.engine.api.Trust;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.stats.LatencyCdf;
 import org.latencylab.engine.stats.SecondSeries;
 import org.latencylab.engine.stats.StatsReport;
@@ -28,11 +29,15 @@ import java.util.List;
  * @param steps               one outcome per step that ran, in order
  * @param overall             statistics over every request of the run
  * @param notices             notices raised during the run
- * @param trust               the run's trust check, or null when none was made
+ * @param clockOrigin         the instant {@code requests.jsonl} times are relative to, on the monotonic and the wall
+ *                            clock; null when unknown (a run read from an older run directory)
+ * @param trust               whether the client kept up during the run (hiccups, dispatch lag, CPU); null when no
+ *                            check was made
  */
 public record RunResult(String name, Status status, String failure, Path runDirectory, Instant startedAt,
                         Duration duration, String endpointDescription, RunSpec spec, List<StepOutcome> steps,
-                        StatsReport overall, List<String> notices, Trust trust) {
+                        StatsReport overall, List<String> notices, ClockOrigin clockOrigin,
+                        TrustCheck trust) {
     public RunResult {
         steps = List.copyOf(steps);
         notices = List.copyOf(notices);

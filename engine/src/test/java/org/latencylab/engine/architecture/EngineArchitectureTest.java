@@ -122,4 +122,14 @@ class EngineArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("org.eclipse.jetty..")
                 .check(ENGINE);
     }
+
+    @Test
+    void theTrustCheckDependsOnlyOnApiValuesSoTheRunEngineAndTheCheckerCanUseIt() {
+        noClasses().that().resideInAPackage("org.latencylab.engine.trust..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.latencylab.engine.experiment..",
+                        "org.latencylab.engine.calibration..", "org.latencylab.engine.replay..",
+                        "org.latencylab.engine.results..", "org.latencylab.engine.client..", "org.latencylab.engine.sim..",
+                        "org.latencylab.engine.load..")
+                .check(ENGINE);
+    }
 }

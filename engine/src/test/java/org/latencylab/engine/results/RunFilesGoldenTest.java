@@ -9,7 +9,8 @@ import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.TokenSource;
 import org.latencylab.engine.api.TokenTimeline;
-import org.latencylab.engine.api.Trust;
+import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.experiment.ProbeRunner;
 import org.latencylab.engine.experiment.ProbeSpec;
 import org.latencylab.engine.experiment.SweepRunner;
@@ -75,7 +76,8 @@ class RunFilesGoldenTest {
         return new RunResult("golden", RunResult.Status.COMPLETED, null, dir, Instant.parse("2026-11-30T09:00:00Z"),
                 Duration.ofMillis(7_250), "simulator small-fast", spec, m.steps(), m.overall(),
                 List.of("no power-law fit: it needs at least 3 context lengths with successful requests, got 2"),
-                new Trust(false, "the client kept up", 0.25, 0.5, 0.125));
+                new ClockOrigin(1_000_000_000L, 1_796_029_200_000_000L, 2_000L),
+                new TrustCheck(0.1, 0.25, 0.5, 7_250, 0.5, 0.125, 0.2, 100.0, false, "the client kept up"));
     }
 
     /** A successful streamed request: sent at {@code sendMs}, first token after {@code ttftMs}, then 3 tokens. */

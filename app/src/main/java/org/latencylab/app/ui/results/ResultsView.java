@@ -119,7 +119,15 @@ public final class ResultsView {
         });
         HBox sub = new HBox(12, new Label("Step:"), steps, new Label("CDF:"), yScale, fit);
         sub.setPadding(new Insets(0, 8, 4, 8));
-        VBox top = new VBox(header, sub);
+        Label trust = new Label();
+        trust.textProperty().bind(vm.trustProperty());
+        trust.setId("trustMessage");
+        trust.setStyle("-fx-text-fill: -color-danger-fg; -fx-font-weight: bold;");
+        trust.setWrapText(true);
+        trust.setPadding(new Insets(0, 8, 4, 8));
+        trust.visibleProperty().bind(vm.trustProperty().isNotEmpty());
+        trust.managedProperty().bind(trust.visibleProperty());
+        VBox top = new VBox(header, trust, sub);
         root.setTop(top);
 
         time = ResultCharts.timeSeries(theme);

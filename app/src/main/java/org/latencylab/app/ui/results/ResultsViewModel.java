@@ -10,6 +10,7 @@ import javafx.collections.ObservableList;
 import org.latencylab.app.report.Units;
 import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.SloResult;
 import org.latencylab.engine.stats.StatsReport;
@@ -40,6 +41,8 @@ public final class ResultsViewModel {
     private final ReadOnlyStringWrapper fit = new ReadOnlyStringWrapper("");
     private final List<String> runNotices = new ArrayList<>();
     private String selected;
+    private final ReadOnlyStringWrapper trust = new ReadOnlyStringWrapper("");
+    private boolean clientSaturated;
 
     /**
      * Clears everything for a new run.
@@ -54,6 +57,8 @@ public final class ResultsViewModel {
         stepLabels.clear();
         notices.clear();
         showStep(null);
+        trust.set("");
+        clientSaturated = false;
     }
 
     /**
@@ -64,6 +69,8 @@ public final class ResultsViewModel {
      */
     public void show(String runTitle, RunResult r) {
         title.set(runTitle);
+        clientSaturated = r.trust() != null && r.trust().saturated();
+        trust.set(clientSaturated ? r.trust().message() : "");
         result.set(r);
         List<String> labels = r.steps().stream().map(RunResult.StepOutcome::label).toList();
         if (!stepLabels.equals(labels)) {
@@ -85,6 +92,25 @@ public final class ResultsViewModel {
         if (result.get() != null) {
             show(title.get(), result.get());
         }
+    }
+
+    /**
+     * Shows the run's trust check: its message when the client was saturated (then the tier reads as measured, not
+     * as a verdict on the server), nothing otherwise.
+     *
+     * @param check the finished run's trust check, or null (nothing shown)
+     */
+    public void showTrust(TrustCheck check) {
+        clientSaturated = check != null && check.saturated();
+        trust.set(clientSaturated ? check.message() : "");
+        if (result.get() != null) {
+            tier.set(tierText(stepProperty().get()) + (clientSaturated ? "; as measured, client saturated" : ""));
+        }
+    }
+
+    /** @return the trust-check message of a run whose client was saturated, else empty */
+    public ReadOnlyStringProperty trustProperty() {
+        return trust.getReadOnlyProperty();
     }
 
     /** @param message a notice of the engine (shown under the table) */
@@ -121,7 +147,8 @@ public final class ResultsViewModel {
                 rows.setAll(list);
             }
         }
-        tier.set(tierText(s));
+        tier.set(tierText(s) + (clientSaturated && s != null && s.stats() != null
+                ? "; as measured, client saturated" : ""));
         slo.set(r == null ? "–" : r.sloResults().isEmpty() ? "no SLO set"
                 : r.sloResults().stream().map(ResultsViewModel::sloText).collect(Collectors.joining("; ")));
         errors.set(r == null ? "–" : countsText(r));

@@ -1,0 +1,75 @@
+package org.latencylab.engine.api;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Whether the measuring process itself was fast enough for a run's numbers to describe the server, not the client.
+ * Every run carries one ({@code run.json} {@code trust}).
+ *
+ * <h2>Inputs</h2>
+ * <ul>
+ *   <li><b>Hiccups</b> (the jHiccup method, Gil Tene): a platform thread sleeps 1 ms again and again and records by
+ *       how much it overslept. Whatever stopped it (a garbage-collector pause, a safepoint, an overloaded CPU, the
+ *       operating system) stopped the client's stamping threads as well, so a hiccup of {@code h} ms means a stamp
+ *       taken then may be up to {@code h} ms late. Percentiles are over time, not over requests: missed 1 ms wake-ups
+ *       during a long hiccup are filled in, as jHiccup does.</li>
+ *   <li><b>Dispatch lag</b>: P99 of (actual send − intended start) over the run's measured requests: how far the
+ *       client fell behind its own schedule.</li>
+ *   <li><b>Process CPU</b>: CPU time (user + system) the measuring process used during the run, per request and as a
+ *       share of all cores ({@code com.sun.management.OperatingSystemMXBean#getProcessCpuTime}). With the built-in
+ *       simulator the simulator runs in the same process and its CPU is included.</li>
+ * </ul>
+ *
+ * <h2>Rule</h2>
+ * The client is {@link #saturated()} when hiccup P99 &gt; {@value #HICCUP_P99_LIMIT_MS} ms, or dispatch-lag P99 &gt;
+ * {@value #DISPATCH_LAG_P99_LIMIT_MS} ms, or the process used more than {@value #CPU_LOAD_LIMIT} of all cores. Then
+ * the share of time with hiccups (or of requests with dispatch lag) above {@value #HICCUP_P99_LIMIT_MS} ms, say 3 %,
+ * says which latency percentiles may carry the client's own delay: those above P97 are not trustworthy. The limits
+ * are this project's choice: a few milliseconds is where a client's own delay starts to move a P99 that a latency
+ * tier (80 ms and up) or an SLO could notice.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param hiccupP50Ms          median oversleep of the 1 ms hiccup meter, ms, >= 0
+ * @param hiccupP99Ms          P99 oversleep, ms, >= 0
+ * @param hiccupMaxMs          largest oversleep, ms, >= 0
+ * @param hiccupSamples        1 ms intervals observed (filled in during hiccups), >= 0
+ * @param dispatchLagP99Ms     P99 of the measured requests' dispatch lag, ms, or NaN without requests
+ * @param cpuPerRequestMs      process CPU time during the run ÷ requests recorded, ms, or NaN without requests
+ * @param processCpuLoad       process CPU time ÷ (wall time × available processors), 0..1, or NaN when unknown
+ * @param trustedUpToPercentile latency percentile up to which the client's own delay stays under the limits, e.g.
+ *                             97.0; 100 when not saturated
+ * @param saturated            whether the rule above holds
+ * @param message              one sentence for people: {@code "client saturated: latencies above P97 are not
+ *                             trustworthy; hiccup P99 = 38 ms"}, or {@code "client kept up: hiccup P99 = 0.2 ms, ..."}
+ * @throws IllegalArgumentException when a value is negative or the message is blank
+ */
+public record TrustCheck(double hiccupP50Ms, double hiccupP99Ms, double hiccupMaxMs, long hiccupSamples,
+                         double dispatchLagP99Ms, double cpuPerRequestMs, double processCpuLoad,
+                         double trustedUpToPercentile, boolean saturated, String message) {
+    /** Hiccup P99 above which the client counts as saturated, ms. */
+    public static final double HICCUP_P99_LIMIT_MS = 5.0;
+    /** Dispatch-lag P99 above which the client counts as saturated, ms. */
+    public static final double DISPATCH_LAG_P99_LIMIT_MS = 5.0;
+    /** Share of all cores above which the measuring process counts as saturated. */
+    public static final double CPU_LOAD_LIMIT = 0.9;
+    /** The rule in words, as written to {@code run.json}. */
+    public static final String RULE = String.format(Locale.ROOT,
+            "saturated when hiccup P99 > %.0f ms, or dispatch-lag P99 > %.0f ms, or process CPU > %.0f %% of all cores",
+            HICCUP_P99_LIMIT_MS, DISPATCH_LAG_P99_LIMIT_MS, CPU_LOAD_LIMIT * 100);
+
+    public TrustCheck {
+        if (hiccupP50Ms < 0 || hiccupP99Ms < 0 || hiccupMaxMs < 0 || hiccupSamples < 0) {
+            throw new IllegalArgumentException("hiccup figures must be >= 0, were P50 " + hiccupP50Ms + ", P99 "
+                    + hiccupP99Ms + ", max " + hiccupMaxMs + ", samples " + hiccupSamples);
+        }
+        if (dispatchLagP99Ms < 0 || cpuPerRequestMs < 0 || processCpuLoad < 0) {
+            throw new IllegalArgumentException("dispatch lag, CPU per request and CPU load must be >= 0 or NaN");
+        }
+        if (message == null || message.isBlank()) {
+            throw new IllegalArgumentException("message must not be blank");
+        }
+        Objects.requireNonNull(message);
+    }
+}

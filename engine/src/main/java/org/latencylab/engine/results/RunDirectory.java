@@ -1,0 +1,156 @@
+package org.latencylab.engine.results;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * Prepares the directory a run is about to write, so that two runs are never mixed in one directory.
+ *
+ * <p>A directory that already holds a run ({@value RunFiles#RUN_JSON} or {@value RequestLog#FILE_NAME} present)
+ * is refused unless overwriting was asked for; then the files a run writes ({@link #isRunFile}) are deleted first
+ * and anything else in the directory is left alone. A directory that cannot be created or written is refused with
+ * the reason in words ({@code "permission denied: DIR"}, {@code "not a directory: DIR"},
+ * {@code "read-only file system: DIR"}), never with an exception class name. Both refusals are
+ * {@link RunDirectoryException}s, an {@link IllegalArgumentException}: bad input, exit status 2 on the command line.
+ *
+ * <p>Stateless and thread-safe; two runs preparing the same directory at the same moment are not guarded against.
+ */
+public final class RunDirectory {
+    /** Files whose presence means the directory already holds a run. */
+    public static final List<String> RUN_MARKERS = List.of(RunFiles.RUN_JSON, RequestLog.FILE_NAME);
+
+    private RunDirectory() {
+    }
+
+    /**
+     * Creates the directory when missing and checks that a run may write it.
+     *
+     * @param dir       the run directory; not null
+     * @param overwrite whether an earlier run's files in {@code dir} are deleted instead of refusing the directory
+     * @return {@code dir}
+     * @throws RunDirectoryException when {@code dir} holds a run and {@code overwrite} is false (the message names
+     *                               the file found), or when it cannot be created or written (the message says why)
+     */
+    public static Path prepare(Path dir, boolean overwrite) {
+        Objects.requireNonNull(dir, "dir");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw unwritable(dir, e);
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new RunDirectoryException("not a directory: " + dir, null);
+        }
+        for (String marker : RUN_MARKERS) {
+            Path existing = dir.resolve(marker);
+            if (Files.exists(existing) && !overwrite) {
+                throw new RunDirectoryException("the run directory " + dir + " already holds a run (" + existing
+                        + " is there); choose another --out, or pass --overwrite to replace that run", existing);
+            }
+        }
+        if (overwrite) {
+            clear(dir);
+        }
+        probeWritable(dir);
+        return dir;
+    }
+
+    /**
+     * @param fileName a file name (no directory)
+     * @return true for the files a run writes: {@code run.json} (and its temporary file), {@code requests.jsonl},
+     * {@code summary.csv}, HdrHistogram logs {@code *.hlog} and the chart images named by the {@code charts}
+     * module ({@code cdf-ttft-e2e*.png}, {@code sweep-fit*.png}, {@code load-over-time-*.png},
+     * {@code grid-heatmap-*.png})
+     */
+    public static boolean isRunFile(String fileName) {
+        String n = fileName.toLowerCase(Locale.ROOT);
+        return n.equals(RunFiles.RUN_JSON) || n.equals(RunFiles.RUN_JSON + ".tmp") || n.equals(RequestLog.FILE_NAME)
+                || n.equals(RunFiles.SUMMARY_CSV) || n.endsWith(".hlog")
+                || n.endsWith(".png") && (n.startsWith("cdf-ttft-e2e") || n.startsWith("sweep-fit")
+                || n.startsWith("load-over-time-") || n.startsWith("grid-heatmap-"));
+    }
+
+    private static void clear(Path dir) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path f : files) {
+                if (Files.isRegularFile(f) && isRunFile(f.getFileName().toString())) {
+                    Files.delete(f);
+                }
+            }
+        } catch (IOException e) {
+            throw unwritable(dir, e);
+        }
+    }
+
+    /** Creating and deleting a file is the only portable test of writability (permission bits lie for root). */
+    private static void probeWritable(Path dir) {
+        try {
+            Path probe = Files.createTempFile(dir, ".latencylab-write-check", ".tmp");
+            Files.delete(probe);
+        } catch (IOException e) {
+            throw unwritable(dir, e);
+        }
+    }
+
+    /**
+     * Turns an I/O failure into words: the exception types of {@code java.nio.file} and, for failures they do not
+     * type (a read-only mount), the operating system's reason text.
+     */
+    static RunDirectoryException unwritable(Path dir, IOException e) {
+        String reason = e instanceof AccessDeniedException ? "permission denied"
+                : e instanceof NotDirectoryException || e instanceof FileAlreadyExistsException ? "not a directory"
+                : e instanceof NoSuchFileException ? "no such directory"
+                : e instanceof FileSystemException fse && fse.getReason() != null ? reasonText(fse.getReason())
+                : e.getMessage() == null ? "cannot write" : e.getMessage();
+        return new RunDirectoryException(reason + ": " + dir, null);
+    }
+
+    private static String reasonText(String osReason) {
+        String r = osReason.toLowerCase(Locale.ROOT);
+        if (r.contains("read-only")) {
+            return "read-only file system";
+        }
+        if (r.contains("not a directory")) {
+            return "not a directory";
+        }
+        if (r.contains("permission") || r.contains("access")) {
+            return "permission denied";
+        }
+        if (r.contains("no space")) {
+            return "no space left on device";
+        }
+        return r;
+    }
+
+    /**
+     * A run directory that may not or cannot be written. Immutable.
+     */
+    public static final class RunDirectoryException extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        private final transient Path existingRunFile;
+
+        /**
+         * @param message         what is wrong, in words, naming the directory or file
+         * @param existingRunFile the earlier run's file found there, or null when the directory is unwritable
+         */
+        public RunDirectoryException(String message, Path existingRunFile) {
+            super(message);
+            this.existingRunFile = existingRunFile;
+        }
+
+        /** @return the earlier run's file that caused the refusal, or null when the directory is unwritable */
+        public Path existingRunFile() {
+            return existingRunFile;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package org.latencylab.engine.trust;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.SingleWriterRecorder;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Measures the hiccups of this JVM the way jHiccup does (Gil Tene, Azul Systems): a platform thread sleeps
+ * {@value #RESOLUTION_MILLIS} ms again and again and records by how much each sleep overran into an HdrHistogram
+ * {@link SingleWriterRecorder} (one writer: the meter's thread), filling in the wake-ups missed during a long
+ * hiccup ({@code recordValueWithExpectedInterval}) so that percentiles are shares of time, not of wake-ups.
+ * Whatever delays the meter (a garbage-collector pause, a safepoint, a saturated CPU, the scheduler) delays the
+ * client's stamping threads too.
+ *
+ * <p>Cost: about a thousand wake-ups per second on one daemon thread. Thread-safe: {@link #stop} may be called from
+ * any thread, once.
+ */
+public final class HiccupMeter implements AutoCloseable {
+    /** Sleep per sample, milliseconds (jHiccup's default resolution is 1 ms too). */
+    public static final long RESOLUTION_MILLIS = 1;
+    private static final long RESOLUTION_NANOS = TimeUnit.MILLISECONDS.toNanos(RESOLUTION_MILLIS);
+    /** Largest hiccup recorded, ns (longer ones are clamped): one hour. */
+    private static final long HIGHEST_NANOS = TimeUnit.HOURS.toNanos(1);
+
+    private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_NANOS, 2);
+    private final Thread thread;
+    private volatile boolean running = true;
+    private Histogram result;
+
+    private HiccupMeter() {
+        thread = Thread.ofPlatform().name("latencylab-hiccup-meter").daemon(true).unstarted(this::loop);
+        thread.setPriority(Thread.NORM_PRIORITY);
+    }
+
+    /** @return a meter that is already measuring */
+    public static HiccupMeter start() {
+        HiccupMeter m = new HiccupMeter();
+        m.thread.start();
+        return m;
+    }
+
+    private void loop() {
+        while (running) {
+            long before = System.nanoTime();
+            try {
+                Thread.sleep(RESOLUTION_MILLIS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long overslept = System.nanoTime() - before - RESOLUTION_NANOS;
+            recorder.recordValueWithExpectedInterval(Math.min(Math.max(0, overslept), HIGHEST_NANOS), RESOLUTION_NANOS);
+        }
+    }
+
+    /**
+     * Stops measuring (waits up to a second for the thread) and returns everything recorded.
+     *
+     * @return oversleep per 1 ms interval, nanoseconds; the same histogram on every call
+     */
+    public synchronized Histogram stop() {
+        if (result == null) {
+            running = false;
+            try {
+                thread.join(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            result = recorder.getIntervalHistogram();
+        }
+        return result;
+    }
+
+    /** Same as {@link #stop()}, ignoring the result. */
+    @Override
+    public void close() {
+        stop();
+    }
+}

@@ -1,0 +1,126 @@
+package org.latencylab.engine.trust;
+
+import org.HdrHistogram.Histogram;
+import org.latencylab.engine.api.TrustCheck;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.util.Locale;
+
+/**
+ * Watches the measuring process during one run and judges it at the end ({@link TrustCheck}): runs a
+ * {@link HiccupMeter} and reads the process CPU time at the start and at the end.
+ *
+ * <p>Thread-safe: {@link #finish} may be called once, from any thread.
+ */
+public final class TrustMonitor {
+    private final HiccupMeter meter;
+    private final long startNanos;
+    private final long startCpuNanos;
+
+    private TrustMonitor() {
+        startNanos = System.nanoTime();
+        startCpuNanos = processCpuNanos();
+        meter = HiccupMeter.start();
+    }
+
+    /** @return a monitor that is already measuring */
+    public static TrustMonitor start() {
+        return new TrustMonitor();
+    }
+
+    /**
+     * Stops measuring and judges the run.
+     *
+     * @param requests         requests the run recorded (the CPU time is divided by it), >= 0
+     * @param dispatchLagP99Ms P99 dispatch lag of the measured requests, ms, or NaN when none
+     * @param dispatchLagShareOverLimit share (0..1) of measured requests whose dispatch lag exceeded
+     *                         {@link TrustCheck#DISPATCH_LAG_P99_LIMIT_MS}, or NaN when none
+     * @return the verdict
+     */
+    public TrustCheck finish(long requests, double dispatchLagP99Ms, double dispatchLagShareOverLimit) {
+        Histogram h = meter.stop();
+        long wall = System.nanoTime() - startNanos;
+        long cpuEnd = processCpuNanos();
+        double cpu = startCpuNanos < 0 || cpuEnd < 0 ? Double.NaN : cpuEnd - startCpuNanos;
+        int cores = Runtime.getRuntime().availableProcessors();
+        double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
+        double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
+        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, perRequest, load);
+    }
+
+    /**
+     * Applies the rule of {@link TrustCheck} to measured figures.
+     *
+     * @param hiccups          oversleep per 1 ms interval, ns
+     * @param dispatchLagP99Ms P99 dispatch lag, ms, or NaN
+     * @param lagShareOverLimit share of requests with dispatch lag above the limit, 0..1, or NaN
+     * @param cpuPerRequestMs  CPU per request, ms, or NaN
+     * @param cpuLoad          process CPU share of all cores, 0..1, or NaN
+     * @return the verdict
+     */
+    static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit,
+                            double cpuPerRequestMs, double cpuLoad) {
+        long n = hiccups.getTotalCount();
+        double p50 = n == 0 ? 0 : hiccups.getValueAtPercentile(50) / 1e6;
+        double p99 = n == 0 ? 0 : hiccups.getValueAtPercentile(99) / 1e6;
+        double max = n == 0 ? 0 : hiccups.getMaxValue() / 1e6;
+        long limitNanos = (long) (TrustCheck.HICCUP_P99_LIMIT_MS * 1e6);
+        double hiccupShare = n == 0 ? 0
+                : (double) (n - hiccups.getCountBetweenValues(0, limitNanos)) / n;
+        boolean hiccupBad = p99 > TrustCheck.HICCUP_P99_LIMIT_MS;
+        boolean lagBad = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;
+        boolean cpuBad = cpuLoad > TrustCheck.CPU_LOAD_LIMIT;
+        boolean saturated = hiccupBad || lagBad || cpuBad;
+        double share = Math.max(hiccupShare, Double.isNaN(lagShareOverLimit) ? 0 : lagShareOverLimit);
+        double trustedUpTo = saturated ? Math.max(0, Math.min(99.9, floorTo(100 * (1 - share), 1))) : 100;
+        String message;
+        if (saturated) {
+            StringBuilder why = new StringBuilder();
+            if (hiccupBad || !lagBad && !cpuBad) {
+                why.append(String.format(Locale.ROOT, "hiccup P99 = %s", ms(p99)));
+            }
+            if (lagBad) {
+                why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
+                        "dispatch lag P99 = %s (the client fell behind its schedule)", ms(dispatchLagP99Ms)));
+            }
+            if (cpuBad) {
+                why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
+                        "the client used %.0f %% of all CPU cores", cpuLoad * 100));
+            }
+            message = String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
+                    trim(trustedUpTo), why);
+        } else {
+            message = String.format(Locale.ROOT, "client kept up: hiccup P99 = %s, max %s%s%s", ms(p99), ms(max),
+                    Double.isNaN(dispatchLagP99Ms) ? "" : ", dispatch lag P99 = " + ms(dispatchLagP99Ms),
+                    Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores", cpuLoad * 100));
+        }
+        return new TrustCheck(p50, p99, max, n, dispatchLagP99Ms, cpuPerRequestMs, cpuLoad, trustedUpTo, saturated,
+                message);
+    }
+
+    private static double floorTo(double v, int decimals) {
+        double f = Math.pow(10, decimals);
+        return Math.floor(v * f) / f;
+    }
+
+    private static String trim(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String ms(double v) {
+        if (Double.isNaN(v)) {
+            return "n/a";
+        }
+        return v < 10 ? String.format(Locale.ROOT, "%.2f ms", v) : String.format(Locale.ROOT, "%.0f ms", v);
+    }
+
+    /** @return CPU time used by this process so far, ns, or -1 when the platform does not say */
+    public static long processCpuNanos() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+            return sun.getProcessCpuTime();
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,75 @@
+package org.latencylab.engine.trust;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.latencylab.engine.api.TrustCheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The trust rule on real HdrHistograms, and the hiccup meter measuring this JVM. */
+class TrustMonitorTest {
+
+    private static Histogram hiccups(long quietSamples, long hiccupNanos, int hiccups) {
+        Histogram h = new Histogram(3_600_000_000_000L, 2);
+        for (long i = 0; i < quietSamples; i++) {
+            h.recordValue(60_000); // 0.06 ms oversleep: an idle machine
+        }
+        for (int i = 0; i < hiccups; i++) {
+            h.recordValueWithExpectedInterval(hiccupNanos, 1_000_000);
+        }
+        return h;
+    }
+
+    @Test
+    void longHiccupsSaySaturatedAndWhichPercentilesAreNotTrustworthy() {
+        // 9,000 quiet milliseconds and ten 38 ms pauses: about 4 % of the time is in a hiccup above 5 ms
+        TrustCheck t = TrustMonitor.judge(hiccups(9_000, 38_000_000, 10), 0.3, 0.0, 0.5, 0.4);
+        assertThat(t.saturated()).isTrue();
+        assertThat(t.hiccupP99Ms()).as("P99 of time, the filled-in wake-ups included").isBetween(20.0, 39.0);
+        assertThat(t.trustedUpToPercentile()).isBetween(95.0, 97.0);
+        assertThat(t.message()).startsWith("client saturated: latencies above P9").contains("are not trustworthy")
+                .endsWith(String.format(java.util.Locale.ROOT, "; hiccup P99 = %.0f ms", t.hiccupP99Ms()));
+    }
+
+    @Test
+    void dispatchLagOrCpuAloneAlsoSaturate() {
+        TrustCheck lag = TrustMonitor.judge(hiccups(10_000, 0, 0), 120.0, 0.2, 0.5, 0.5);
+        assertThat(lag.saturated()).isTrue();
+        assertThat(lag.trustedUpToPercentile()).isEqualTo(80.0);
+        assertThat(lag.message()).contains("dispatch lag P99 = 120 ms").contains("above P80");
+        TrustCheck cpu = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 2.0, 0.97);
+        assertThat(cpu.saturated()).isTrue();
+        assertThat(cpu.message()).contains("97 % of all CPU cores");
+    }
+
+    @Test
+    void aQuietClientKeptUp() {
+        TrustCheck t = TrustMonitor.judge(hiccups(10_000, 2_000_000, 5), 0.2, 0.0, 0.3, 0.2);
+        assertThat(t.saturated()).isFalse();
+        assertThat(t.trustedUpToPercentile()).isEqualTo(100.0);
+        assertThat(t.message()).startsWith("client kept up: hiccup P99 = 0.06 ms");
+    }
+
+    @Test
+    void theHiccupMeterSamplesAboutEveryMillisecond() throws Exception {
+        HiccupMeter m = HiccupMeter.start();
+        Thread.sleep(500);
+        Histogram h = m.stop();
+        // 500 ms at one sample per ms, minus whatever a busy machine steals; filled-in hiccups count as samples
+        assertThat(h.getTotalCount()).isBetween(100L, 700L);
+        assertThat(h.getMinValue()).isGreaterThanOrEqualTo(0L);
+        assertThat(m.stop()).isSameAs(h);
+    }
+
+    @Test
+    void processCpuTimeIsReadAndGrows() {
+        long a = TrustMonitor.processCpuNanos();
+        long x = 0;
+        for (int i = 0; i < 50_000_000; i++) {
+            x += i ^ (x >>> 3);
+        }
+        long b = TrustMonitor.processCpuNanos();
+        assertThat(a).isPositive();
+        assertThat(b).as("after some work (%d)", x).isGreaterThan(a);
+    }
+}
