@@ -44,8 +44,10 @@ public final class RunModel {
         final ExperimentSpec spec;
         final StatsAccumulator all;
         final StatsConfig partConfig;
+        /** Per label once a second label appeared (a sweep's lengths, a grid's cells); empty while there is one. */
         final Map<String, StatsAccumulator> parts = new LinkedHashMap<>();
         final long originNanos;
+        String firstLabel;
 
         Current(String label, ExperimentSpec spec, StatsConfig config, StatsConfig partConfig, long originNanos,
                 boolean live) {
@@ -108,11 +110,24 @@ public final class RunModel {
         if (current == null) {
             throw new IllegalStateException("request " + r.id() + " arrived outside a step");
         }
-        current.all.add(r);
+        Current c = current;
         if (r.measured()) {
-            current.parts.computeIfAbsent(r.label(), l -> new StatsAccumulator(current.partConfig, current.originNanos,
-                    false)).add(r);
+            if (c.firstLabel == null) {
+                c.firstLabel = r.label();
+            }
+            if (!c.parts.isEmpty() || !r.label().equals(c.firstLabel)) {
+                if (c.parts.isEmpty()) {
+                    // a second label: every measured request so far carried the first, so its part is the step so
+                    // far (while there is one label, no second copy of the step's samples is kept)
+                    StatsAccumulator first = new StatsAccumulator(c.partConfig, c.originNanos, false);
+                    first.absorb(c.all);
+                    c.parts.put(c.firstLabel, first);
+                }
+                c.parts.computeIfAbsent(r.label(), l -> new StatsAccumulator(c.partConfig, c.originNanos, false))
+                        .add(r);
+            }
         }
+        c.all.add(r);
     }
 
     /**

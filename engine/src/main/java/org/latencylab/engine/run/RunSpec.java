@@ -38,7 +38,7 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
                 continue;
             }
             for (StatsSettings.SloSpec slo : (stats == null ? StatsSettings.DEFAULTS : stats).slos()) {
-                if (STREAM_ONLY.contains(slo.metric().strip().toLowerCase(java.util.Locale.ROOT))) {
+                if (org.latencylab.engine.stats.Metric.fromId(slo.metric()).streamOnly()) {
                     throw new IllegalArgumentException("experiments[" + i + "] does not stream, so the SLO on '"
                             + slo.metric() + "' cannot be judged (no tokens are timed); use e2e or ttfb, or stream: true");
                 }
@@ -48,9 +48,6 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
         corpus = corpus == null || corpus.isBlank() ? "en" : corpus;
     }
 
-    /** Metrics that only streaming requests have. */
-    private static final java.util.Set<String> STREAM_ONLY = java.util.Set.of("ttft", "time_to_first_content", "tpot",
-            "itl", "itl_per_token", "ttft_from_intended");
 
     /**
      * The label of each step, in order: its type, numbered from the second step of the same type on

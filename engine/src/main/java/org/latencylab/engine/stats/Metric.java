@@ -45,6 +45,17 @@ public enum Metric {
         return id;
     }
 
+    /**
+     * @return true when only a streamed request has this metric (its tokens are timed one event at a time); a
+     *         non-streaming request has no TTFT, time to first content, TPOT or ITL
+     */
+    public boolean streamOnly() {
+        return switch (this) {
+            case TTFT, TIME_TO_FIRST_CONTENT, TPOT, ITL, ITL_PER_TOKEN, TTFT_FROM_INTENDED -> true;
+            case TTFB, E2E, E2E_FROM_INTENDED, DISPATCH_LAG -> false;
+        };
+    }
+
     /** @return true when the metric has one value per request (false for ITL, which has one per event gap) */
     public boolean perRequest() {
         return perRequest != null;
