@@ -43,11 +43,26 @@ public record PowerLawFit(String name, double a, double alpha, double alphaLow, 
     }
 
     /**
-     * @return the legend text, e.g. {@code fit P50: 0.0213·n^0.72 (95 % CI 0.69–0.75), R² 0.998}
+     * @return the legend text, e.g. {@code fit P50: 0.0213·n^0.720 (α 95 % CI 0.709–0.731), R² 0.9981}: α and its
+     *         interval with three decimals, R² with four (never rounded up to 1 when it is below 1)
      */
     public String legendText() {
-        return String.format(Locale.ROOT, "fit %s: %s·n^%.2f (%s %% CI %.2f–%.2f), R² %.3f", name,
-                significant(a), alpha, percent(confidence), alphaLow, alphaHigh, rSquared);
+        return String.format(Locale.ROOT, "fit %s: %s·n^%.3f (α %s %% CI %.3f–%.3f), R² %s", name,
+                significant(a), alpha, percent(confidence), alphaLow, alphaHigh, rSquaredText(rSquared));
+    }
+
+    /** @return the legend text of the band, e.g. {@code 95 % confidence band of the P50 fit} */
+    public String bandLegendText() {
+        return percent(confidence) + " % confidence band of the " + name + " fit";
+    }
+
+    /**
+     * @param r2 a coefficient of determination
+     * @return four decimals ({@code 0.9981}); {@code > 0.9999} for values below 1 that would print as 1.0000
+     */
+    static String rSquaredText(double r2) {
+        String s = String.format(Locale.ROOT, "%.4f", r2);
+        return r2 < 1 && s.equals("1.0000") ? "> 0.9999" : s;
     }
 
     private static String percent(double confidence) {

@@ -19,6 +19,7 @@ import org.latencylab.engine.load.LoadSecond;
 import org.latencylab.engine.stats.Tier;
 import org.latencylab.engine.stats.TierTable;
 import org.latencylab.charts.HeatmapChart;
+import org.latencylab.charts.MetricNames;
 import org.latencylab.charts.TimeSeriesChart;
 import org.latencylab.charts.data.HeatGrid;
 import org.latencylab.charts.data.TierBand;
@@ -185,7 +186,8 @@ public final class ResultCharts {
     public static Region loadOverTime(String title, LoadResult load, TierTable tiers, ChartTheme theme) {
         boolean ttft = load.seconds().stream().anyMatch(s -> s.ttftP50Ms() != null);
         String m = ttft ? "TTFT" : "E2E";
-        TimeSeriesChart c = new TimeSeriesChart(title, Quantity.of(m + " from intended start", "ms"), true, theme);
+        TimeSeriesChart c = new TimeSeriesChart(title, MetricNames.quantity(ttft ? "ttft_from_intended"
+                : "e2e_from_intended"), true, theme);
         int n = load.seconds().size();
         double[] x = new double[n];
         double[][] y = new double[3][n];
@@ -223,8 +225,9 @@ public final class ResultCharts {
      * @return the chart region
      */
     public static Region gridHeatmap(String title, GridResult grid, ChartTheme theme) {
-        HeatmapChart c = new HeatmapChart(title, Quantity.of(grid.columnAxis(), grid.columnUnit()),
-                Quantity.of(grid.rowAxis(), grid.rowUnit()), Quantity.of(grid.metric(), grid.unit()), false, theme);
+        HeatmapChart c = new HeatmapChart(title, Quantity.of(MetricNames.name(grid.columnAxis()), grid.columnUnit()),
+                Quantity.of(MetricNames.name(grid.rowAxis()), grid.rowUnit()),
+                Quantity.of(MetricNames.metricWithStatistic(grid.metric()), grid.unit()), false, theme);
         c.update(new HeatGrid(grid.columnValues().stream().map(ResultCharts::label).toList(),
                 grid.rowValues().stream().map(ResultCharts::label).toList(), grid.matrix()));
         return c.chart();
@@ -256,21 +259,23 @@ public final class ResultCharts {
         for (RunResult.StepOutcome s : run.steps()) {
             if (s.result() instanceof GridResult g) {
                 Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
-                String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name();
+                String title = MetricNames.title(MetricNames.metricWithStatistic(g.metric()) + " by "
+                        + MetricNames.name(g.rowAxis()) + " and " + MetricNames.name(g.columnAxis()), run.name(), s.label());
                 ChartImages.writePng(() -> gridHeatmap(title, g, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
                 continue;
             }
             if (s.result() instanceof LoadResult lr && !lr.seconds().isEmpty()) {
                 Path f = run.runDirectory().resolve("load-over-time-" + s.label() + ".png");
-                String title = "Latency over time — " + run.name() + " / " + s.label();
+                String title = MetricNames.title("Latency over time", run.name(), s.label());
                 TierTable tiers = org.latencylab.engine.experiment.RunStatistics.config(run.spec().stats()).tierTable();
                 ChartImages.writePng(() -> loadOverTime(title, lr, tiers, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             }
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 Path f = run.runDirectory().resolve(sweeps == 1 ? "sweep-fit.png" : "sweep-fit-" + s.label() + ".png");
-                String title = "TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + ") — " + run.name();
+                String title = MetricNames.title("TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + " prompts)",
+                        run.name(), sweeps == 1 ? null : s.label());
                 ChartImages.writePng(() -> sweep(title, sw, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             } else {
@@ -279,7 +284,7 @@ public final class ResultCharts {
                     continue;
                 }
                 Path f = run.runDirectory().resolve(probes == 1 ? "cdf-ttft-e2e.png" : "cdf-ttft-e2e-" + s.label() + ".png");
-                String title = "TTFT and E2E distribution — " + run.name() + " / " + s.label();
+                String title = MetricNames.title("TTFT and E2E distribution", run.name(), s.label());
                 ChartImages.writePng(() -> cdf(title, mine, CdfChart.YScale.PERCENTILE, ChartTheme.LIGHT), WIDTH_PX,
                         HEIGHT_PX, 1.0, f);
                 out.add(f);
