@@ -135,9 +135,11 @@ public final class ResultCharts {
             lo[i] = Math.min(y[i], Math.max(Math.max(band.lower(), y[i] * 1e-3), minY)); // log axes: no 0
             hi[i] = Math.max(y[i], Math.min(band.upper(), maxY));
         }
+        boolean quantile = fit.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
         return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
                 org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
-                new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi));
+                new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi),
+                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²");
     }
 
     /**

@@ -83,6 +83,9 @@ class ChartInputsTest {
         assertThat(PowerLawFit.rSquaredText(0.99984)).isEqualTo("0.9998");
         assertThat(PowerLawFit.rSquaredText(0.999996)).isEqualTo("> 0.9999");
         assertThat(PowerLawFit.rSquaredText(1.0)).isEqualTo("1.0000");
+        assertThat(new PowerLawFit("P95", 1.48, 0.743, 0.684, 0.764, 0.848, 0.95, curve, lo, hi, "bootstrap",
+                "pseudo-R¹").legendText()).isEqualTo("fit P95: 1.48·n^0.743 (α 95 % bootstrap CI 0.684–0.764),"
+                + " pseudo-R¹ 0.8480");
         assertThatThrownBy(() -> new PowerLawFit("P50", 1, 0.8, 0.69, 0.75, 0.9, 0.95, curve, lo, hi))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must contain α");
     }

@@ -26,8 +26,10 @@ import java.util.function.BiFunction;
  * and thread-safe.
  */
 public final class PowerLawBootstrap {
-    /** Default number of resamples for least-squares fits. */
+    /** Default number of resamples for log-space least-squares fits (each refit is a closed-form regression). */
     public static final int LEAST_SQUARES_RESAMPLES = 1000;
+    /** Default number of resamples for fits with an offset (each refit is an iterative Levenberg–Marquardt fit). */
+    public static final int OFFSET_RESAMPLES = 400;
     /** Default number of resamples for quantile-regression fits (each resample solves a linear program). */
     public static final int QUANTILE_RESAMPLES = 200;
     /** Default seed of the resampling. */

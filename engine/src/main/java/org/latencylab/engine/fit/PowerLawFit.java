@@ -27,12 +27,12 @@ import java.util.Arrays;
  *                         covariance for the bands)
  * @param estimator        what was minimised, see {@link Estimator}; never null
  * @param quantile         the quantile τ in (0, 1) of a {@link Estimator#LOG_QUANTILE} fit (e.g. 0.95 for the P95
- *                         curve); NaN for the least-squares estimators
+ *                         curve); null for the least-squares estimators
  * @param bootstrap        the bootstrap interval of α, or null when none was computed
  */
 public record PowerLawFit(double a, double alpha, double alphaLower, double alphaUpper, double c, boolean withOffset,
                           double rSquared, double residualStdError, int points, double[] covariance,
-                          double tQuantile, Estimator estimator, double quantile, Bootstrap bootstrap) {
+                          double tQuantile, Estimator estimator, Double quantile, Bootstrap bootstrap) {
 
     /** Confidence level of the α interval and of the bands: 0.95. */
     public static final double CONFIDENCE = 0.95;
@@ -46,8 +46,8 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
         if (withOffset != (estimator == Estimator.LINEAR_LEAST_SQUARES)) {
             throw new IllegalArgumentException("estimator " + estimator + " does not match withOffset=" + withOffset);
         }
-        if (estimator == Estimator.LOG_QUANTILE ? !(quantile > 0 && quantile < 1) : !Double.isNaN(quantile)) {
-            throw new IllegalArgumentException("quantile must be in (0, 1) for a quantile fit and NaN otherwise, was "
+        if (estimator == Estimator.LOG_QUANTILE ? quantile == null || !(quantile > 0 && quantile < 1) : quantile != null) {
+            throw new IllegalArgumentException("quantile must be in (0, 1) for a quantile fit and null otherwise, was "
                     + quantile + " for " + estimator);
         }
         int k = withOffset ? 3 : 2;
@@ -75,7 +75,7 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
     public PowerLawFit(double a, double alpha, double alphaLower, double alphaUpper, double c, boolean withOffset,
                        double rSquared, double residualStdError, int points, double[] covariance, double tQuantile) {
         this(a, alpha, alphaLower, alphaUpper, c, withOffset, rSquared, residualStdError, points, covariance,
-                tQuantile, withOffset ? Estimator.LINEAR_LEAST_SQUARES : Estimator.LOG_LEAST_SQUARES, Double.NaN, null);
+                tQuantile, withOffset ? Estimator.LINEAR_LEAST_SQUARES : Estimator.LOG_LEAST_SQUARES, null, null);
     }
 
     /**
@@ -180,7 +180,7 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
                 && f.alphaUpper == alphaUpper && f.c == c && f.withOffset == withOffset && f.rSquared == rSquared
                 && f.residualStdError == residualStdError && f.points == points && f.tQuantile == tQuantile
                 && Arrays.equals(f.covariance, covariance) && f.estimator == estimator
-                && Double.compare(f.quantile, quantile) == 0 && java.util.Objects.equals(f.bootstrap, bootstrap);
+                && java.util.Objects.equals(f.quantile, quantile) && java.util.Objects.equals(f.bootstrap, bootstrap);
     }
 
     @Override
@@ -192,7 +192,7 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
     public String toString() {
         return String.format(java.util.Locale.ROOT, "PowerLawFit[%s%s: y = %s%.6g * n^%.4f, alpha 95%% CI [%.4f, %.4f]%s,"
                         + " R2=%.4f, s=%.4g, points=%d]", estimator,
-                Double.isNaN(quantile) ? "" : String.format(java.util.Locale.ROOT, "(%.3g)", quantile),
+                quantile == null ? "" : String.format(java.util.Locale.ROOT, "(%.3g)", quantile),
                 withOffset ? String.format(java.util.Locale.ROOT, "%.6g + ", c) : "",
                 a, alpha, alphaLower, alphaUpper,
                 bootstrap == null ? "" : String.format(java.util.Locale.ROOT, ", bootstrap [%.4f, %.4f]",

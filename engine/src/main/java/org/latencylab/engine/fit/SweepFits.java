@@ -15,8 +15,9 @@ import java.util.Map;
  *       ({@link PowerLawFit.Estimator#LOG_LEAST_SQUARES}; with multiplicative noise this is the median curve), or
  *       {@code c + a · n^α} by least squares in linear space ({@link PowerLawFit.Estimator#LINEAR_LEAST_SQUARES}, the
  *       mean curve) when an offset is asked for. α gets the parametric Student-t interval and, beside it, a
- *       bootstrap interval from {@value PowerLawBootstrap#LEAST_SQUARES_RESAMPLES} resamples of the requests within
- *       each context length ({@link PowerLawBootstrap}).</li>
+ *       bootstrap interval from {@value PowerLawBootstrap#LEAST_SQUARES_RESAMPLES} resamples
+ *       ({@value PowerLawBootstrap#OFFSET_RESAMPLES} with an offset) of the requests within each context length
+ *       ({@link PowerLawBootstrap}).</li>
  *   <li><b>P95 curve</b>: {@code a · n^α} as the 0.95-quantile curve by quantile regression in log space
  *       ({@link PowerLawFit.Estimator#LOG_QUANTILE}, Commons Math's simplex solver), its interval from
  *       {@value PowerLawBootstrap#QUANTILE_RESAMPLES} bootstrap resamples. With an offset, or with more than
@@ -42,8 +43,8 @@ public final class SweepFits {
      *                                  lengths: 3, or 4 with offset; an unidentifiable offset model)
      */
     public static Result fit(double[] n, double[] ttft, boolean withOffset, long seed) {
-        PowerLawFit center = PowerLawBootstrap.leastSquares(n, ttft, withOffset,
-                PowerLawBootstrap.LEAST_SQUARES_RESAMPLES, seed);
+        PowerLawFit center = PowerLawBootstrap.leastSquares(n, ttft, withOffset, withOffset
+                ? PowerLawBootstrap.OFFSET_RESAMPLES : PowerLawBootstrap.LEAST_SQUARES_RESAMPLES, seed);
         PowerLawFit upper;
         if (!withOffset && n.length <= PowerLawFitter.MAX_QUANTILE_POINTS) {
             upper = PowerLawBootstrap.quantile(n, ttft, UPPER_QUANTILE, PowerLawBootstrap.QUANTILE_RESAMPLES, seed);
