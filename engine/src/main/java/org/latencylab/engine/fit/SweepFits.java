@@ -21,9 +21,12 @@ import java.util.Map;
  *   <li><b>P95 curve</b>: {@code a · n^α} as the 0.95-quantile curve by quantile regression in log space
  *       ({@link PowerLawFit.Estimator#LOG_QUANTILE}, Commons Math's simplex solver), its interval from
  *       {@value PowerLawBootstrap#QUANTILE_RESAMPLES} bootstrap resamples. With an offset, or with more than
- *       {@link PowerLawFitter#MAX_QUANTILE_POINTS} requests, the P95 curve is fitted by least squares to the
- *       per-length P95 values instead (nearest rank).</li>
+ *       {@link PowerLawFitter#MAX_QUANTILE_POINTS} requests, or when the bootstrap cannot fit 90 % of its resamples
+ *       (a few requests per length), the P95 curve is fitted by least squares to the per-length P95 values instead
+ *       (nearest rank).</li>
  * </ul>
+ * When the bootstrap of the median curve cannot fit 90 % of its resamples, that fit has no bootstrap interval
+ * ({@link PowerLawFit#bootstrap()} null) and keeps its parametric one.
  * Stateless and thread-safe.
  */
 public final class SweepFits {
@@ -43,12 +46,23 @@ public final class SweepFits {
      *                                  lengths: 3, or 4 with offset; an unidentifiable offset model)
      */
     public static Result fit(double[] n, double[] ttft, boolean withOffset, long seed) {
-        PowerLawFit center = PowerLawBootstrap.leastSquares(n, ttft, withOffset, withOffset
-                ? PowerLawBootstrap.OFFSET_RESAMPLES : PowerLawBootstrap.LEAST_SQUARES_RESAMPLES, seed);
-        PowerLawFit upper;
+        PowerLawFit center = PowerLawFitter.fit(n, ttft, withOffset);
+        try {
+            center = PowerLawBootstrap.leastSquares(n, ttft, withOffset, withOffset
+                    ? PowerLawBootstrap.OFFSET_RESAMPLES : PowerLawBootstrap.LEAST_SQUARES_RESAMPLES, seed);
+        } catch (IllegalArgumentException e) {
+            // too few requests per length for resamples that can all be fitted: the parametric interval only
+        }
+        PowerLawFit upper = null;
         if (!withOffset && n.length <= PowerLawFitter.MAX_QUANTILE_POINTS) {
-            upper = PowerLawBootstrap.quantile(n, ttft, UPPER_QUANTILE, PowerLawBootstrap.QUANTILE_RESAMPLES, seed);
-        } else {
+            try {
+                upper = PowerLawBootstrap.quantile(n, ttft, UPPER_QUANTILE, PowerLawBootstrap.QUANTILE_RESAMPLES,
+                        seed);
+            } catch (IllegalArgumentException e) {
+                // e.g. 3 requests per length: the per-length fit below
+            }
+        }
+        if (upper == null) {
             double[][] q = perLengthQuantile(n, ttft, UPPER_QUANTILE);
             upper = PowerLawFitter.fit(q[0], q[1], withOffset);
         }
@@ -76,7 +90,8 @@ public final class SweepFits {
     /**
      * The fits of one sweep. Immutable.
      *
-     * @param center the median curve (log least squares) or, with offset, the mean curve; bootstrap interval set
+     * @param center the median curve (log least squares) or, with offset, the mean curve; with its bootstrap
+     *               interval unless the bootstrap failed
      * @param upper  the P95 curve
      */
     public record Result(PowerLawFit center, PowerLawFit upper) {

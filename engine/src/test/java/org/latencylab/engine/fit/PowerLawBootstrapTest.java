@@ -55,6 +55,8 @@ class PowerLawBootstrapTest {
             parametric += f.alphaLower() <= 0.72 && 0.72 <= f.alphaUpper() ? 1 : 0;
             bootstrap += f.bootstrap().alphaLower() <= 0.72 && 0.72 <= f.bootstrap().alphaUpper() ? 1 : 0;
         }
+        System.out.printf(java.util.Locale.ROOT, "coverage of alpha over %d sweeps: parametric %d, bootstrap %d%n",
+                sweeps, parametric, bootstrap);
         // binomial sd at 95 % over 400 sweeps is 1.1 %: [0.92, 0.98] is about 3 sd either side
         assertThat(parametric / (double) sweeps).isBetween(0.92, 0.98);
         assertThat(bootstrap / (double) sweeps).isBetween(0.92, 0.98);
@@ -107,6 +109,16 @@ class PowerLawBootstrapTest {
         assertThat(r.upper().estimator()).isEqualTo(PowerLawFit.Estimator.LOG_QUANTILE);
         assertThat(r.upper().predict(8192)).isGreaterThan(r.center().predict(8192));
         assertThat(r.center().alphaHalfWidth()).as("60 requests at σ = 0.05").isLessThan(0.02);
+    }
+
+    @Test
+    void aSweepOfThreeRequestsPerLengthStillGetsBothFits() {
+        double[][] d = sweep(new SplittableRandom(8), 1.5, 0.72, 0.05, 3);
+        SweepFits.Result r = SweepFits.fit(d[0], d[1], false, 1);
+        assertThat(r.center().alpha()).isCloseTo(0.72, within(0.1));
+        assertThat(r.center().points()).isEqualTo(9);
+        // nine requests: the P95 curve is either the quantile regression or the fit to the three per-length P95s
+        assertThat(r.upper().predict(8192)).isGreaterThanOrEqualTo(r.center().predict(8192) * 0.99);
     }
 
     @Test
