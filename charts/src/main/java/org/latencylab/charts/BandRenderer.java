@@ -13,14 +13,26 @@ import io.fair_acc.dataset.DataSetError;
  * Fills the band between {@code y − negative error} and {@code y + positive error} of each {@link DataSetError}
  * with a translucent solid colour: the data set's palette colour at {@value #OPACITY} opacity. Used for confidence
  * bands. ChartFX's own error surface fills with a hatch pattern, which reads as noise behind fitted lines at
- * export resolution, hence this renderer. Not shown in the legend. JavaFX thread only, like every renderer.
+ * export resolution, hence this renderer. Each band is listed in the legend under its data set's name with a
+ * filled swatch of its fill. JavaFX thread only, like every renderer.
  */
 final class BandRenderer extends AbstractRendererXY<BandRenderer> {
 
     static final double OPACITY = 0.22;
 
     BandRenderer() {
-        setShowInLegend(false);
+        setShowInLegend(true);
+    }
+
+    @Override
+    public boolean drawLegendSymbol(DataSetNode style, javafx.scene.canvas.Canvas canvas) {
+        GraphicsContext gc = canvas.getGraphicsContext2D();
+        Paint line = style.getLineColor();
+        Color c = line instanceof Color col ? col : Color.GRAY;
+        gc.clearRect(0, 0, canvas.getWidth(), canvas.getHeight());
+        gc.setFill(Color.color(c.getRed(), c.getGreen(), c.getBlue(), OPACITY));
+        gc.fillRect(1, canvas.getHeight() * 0.2, canvas.getWidth() - 2, canvas.getHeight() * 0.6);
+        return true;
     }
 
     @Override

@@ -39,8 +39,14 @@ public final class CdfChart {
         PERCENTILE
     }
 
+    /** A log x axis is used only when the largest value is at least this many times the smallest. */
+    public static final double LOG_X_MIN_SPAN = 10;
+
     private final XYChart chart;
     private final YScale yScale;
+    private final Quantity value;
+    private final boolean logAllowed;
+    private final DefaultNumericAxis xAxis;
     private final ErrorDataSetRenderer renderer;
     private final NinesAxis ninesAxis;
 
@@ -48,16 +54,18 @@ public final class CdfChart {
      * @param title  chart title, e.g. {@code "TTFT distribution"}; not blank
      * @param value  the measured quantity on x, e.g. {@code TTFT [ms]}
      * @param yScale probability (linear %) or percentile (nines)
-     * @param logX   whether x is logarithmic (useful when values span decades)
+     * @param logX   whether x may be logarithmic: it is, on each {@link #update}, only when the values span at least
+     *               {@link #LOG_X_MIN_SPAN} times (a log axis squashes a narrow distribution into vertical lines)
      * @param theme  light or dark
      */
     public CdfChart(String title, Quantity value, YScale yScale, boolean logX, ChartTheme theme) {
         ChartScaffold.requireTitle(title);
-        Objects.requireNonNull(value, "value");
+        this.value = Objects.requireNonNull(value, "value");
         this.yScale = Objects.requireNonNull(yScale, "yScale");
+        this.logAllowed = logX;
         Objects.requireNonNull(theme, "theme");
         DefaultNumericAxis x = ChartScaffold.axis(value, Side.BOTTOM);
-        ChartScaffold.log(x, logX);
+        xAxis = x;
         DefaultNumericAxis y;
         if (yScale == YScale.PERCENTILE) {
             ninesAxis = new NinesAxis("Percentile (nines scale)");
@@ -90,10 +98,18 @@ public final class CdfChart {
         return yScale;
     }
 
+    /** @return whether the x axis is logarithmic now (see {@link #LOG_X_MIN_SPAN}) */
+    public boolean logX() {
+        return xAxis.isLogAxis();
+    }
+
     /**
      * Replaces the drawn sample sets. Each set's values are sorted, turned into CDF points and written under the
-     * data set's lock; the chart redraws once on the next pulse. On the percentile scale the y axis grows to the
-     * highest percentile any set can show (at least P99), rounded up to half a nine.
+     * data set's lock; the chart redraws once on the next pulse. The x axis always reaches past the largest value
+     * of every set, so the whole curve up to P100 is inside the plot; the legend gives each set's count and maximum.
+     * On the percentile scale the y axis grows to the next whole nine above the highest percentile any set can
+     * show (at least P99), so a set of 100 gets a P99.9 tick and one of 1000 a P99.99 tick. On the probability
+     * scale each staircase starts at 0 % at its smallest value and ends at 100 % at its largest.
      *
      * @param sets the sample sets in legend order; values in the x quantity's unit
      * @throws IllegalStateException when not called on the JavaFX thread
@@ -104,21 +120,66 @@ public final class CdfChart {
         List<DataSet> datasets = renderer.getDatasets();
         ChartScaffold.resize(datasets, sets.size(), i -> new DoubleDataSet("cdf-" + i, 0));
         double maxNines = 2;
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < sets.size(); i++) {
             SampleSet s = sets.get(i);
-            String name = String.format(Locale.ROOT, "%s (n = %d)", s.name(), s.size());
             Series cdf = yScale == YScale.PROBABILITY ? EmpiricalCdf.steps(s) : EmpiricalCdf.hazen(s);
+            double[] x = cdf.x();
             double[] y = cdf.y();
             for (int k = 0; k < y.length; k++) {
                 y[k] = yScale == YScale.PROBABILITY ? y[k] * 100 : NinesScale.toNines(y[k]);
             }
-            if (y.length > 0) {
-                maxNines = Math.max(maxNines, y[y.length - 1]);
+            if (yScale == YScale.PROBABILITY && x.length > 0) { // the staircase rises from 0 % at the minimum
+                x = prepend(x[0], x);
+                y = prepend(0, y);
             }
-            ChartScaffold.write((DoubleDataSet) datasets.get(i), name, cdf.x(), y);
+            String name = String.format(Locale.ROOT, "%s (n = %d)", s.name(), s.size());
+            if (x.length > 0) {
+                maxNines = Math.max(maxNines, y[y.length - 1]);
+                lo = Math.min(lo, x[0]);
+                hi = Math.max(hi, x[x.length - 1]);
+                name = String.format(Locale.ROOT, "%s (n = %d, max %s %s)", s.name(), s.size(),
+                        NumberLabels.value(x[x.length - 1]), value.unit());
+            }
+            ChartScaffold.write((DoubleDataSet) datasets.get(i), name, x, y);
         }
         if (ninesAxis != null) {
-            ninesAxis.setNinesRange(Math.ceil(maxNines * 2 - 1e-9) / 2);
+            ninesAxis.setNinesRange(Math.ceil(maxNines - 1e-9));
         }
+        if (hi >= lo) {
+            rangeX(lo, hi);
+        }
+    }
+
+    /** Sets the x range to hold [lo, hi] with a margin, log when allowed and the span is wide enough. */
+    private void rangeX(double lo, double hi) {
+        boolean log = logAllowed && lo > 0 && hi / lo >= LOG_X_MIN_SPAN;
+        ChartScaffold.log(xAxis, log);
+        xAxis.setAutoRanging(false);
+        if (log) {
+            // a twentieth of a decade either side, so the extreme points are not drawn on the plot's border
+            xAxis.set(lo / 1.12, hi * 1.12);
+            return;
+        }
+        double span = hi - lo;
+        if (span <= 0) {
+            span = Math.max(Math.abs(hi) * 0.1, 1e-9);
+        }
+        double unit = ChartScaffold.niceStep(span / 8);
+        double min = Math.floor((lo - 0.02 * span) / unit) * unit;
+        if (lo >= 0 && min < 0) {
+            min = 0;
+        }
+        double max = Math.ceil((hi + 0.02 * span) / unit) * unit;
+        xAxis.set(min, max);
+        xAxis.setTickUnit(unit);
+    }
+
+    private static double[] prepend(double first, double[] rest) {
+        double[] out = new double[rest.length + 1];
+        out[0] = first;
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
     }
 }

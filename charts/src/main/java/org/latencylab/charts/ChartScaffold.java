@@ -39,6 +39,20 @@ final class ChartScaffold {
         }
     }
 
+    /**
+     * @param rough a positive step, e.g. a range divided by the number of ticks wanted
+     * @return the 1-2-5 number (…, 0.5, 1, 2, 5, 10, …) nearest above {@code rough}
+     */
+    static double niceStep(double rough) {
+        if (!(rough > 0) || Double.isInfinite(rough)) {
+            return 1;
+        }
+        double decade = Math.pow(10, Math.floor(Math.log10(rough)));
+        double f = rough / decade;
+        double nice = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+        return nice * decade;
+    }
+
     static XYChart chart(String title, DefaultNumericAxis x, DefaultNumericAxis y, ChartTheme theme) {
         XYChart chart = new XYChart(x, y);
         chart.setAnimated(false);

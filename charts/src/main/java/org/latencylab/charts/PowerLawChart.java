@@ -33,6 +33,8 @@ public final class PowerLawChart {
     private final ErrorDataSetRenderer points;
     private final ErrorDataSetRenderer fits;
     private final BandRenderer bands;
+    private final DefaultNumericAxis xAxis;
+    private final DefaultNumericAxis yAxis;
 
     /**
      * @param title chart title, e.g. {@code "Cold prefill: TTFT vs context length"}; not blank
@@ -43,8 +45,8 @@ public final class PowerLawChart {
     public PowerLawChart(String title, Quantity x, Quantity y, ChartTheme theme) {
         ChartScaffold.requireTitle(title);
         Objects.requireNonNull(theme, "theme");
-        DefaultNumericAxis xAxis = ChartScaffold.axis(Objects.requireNonNull(x, "x"), Side.BOTTOM);
-        DefaultNumericAxis yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
+        xAxis = ChartScaffold.axis(Objects.requireNonNull(x, "x"), Side.BOTTOM);
+        yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
         ChartScaffold.log(xAxis, true);
         ChartScaffold.log(yAxis, true);
         chart = ChartScaffold.chart(title, xAxis, yAxis, theme);
@@ -77,7 +79,10 @@ public final class PowerLawChart {
     }
 
     /**
-     * Replaces measured points and fits.
+     * Replaces measured points and fits. The x axis spans the measured points and the fitted curves (which reach
+     * out to any extrapolated length) and the y axis the points and bands, each with a sixth of a decade to spare
+     * rather than rounded out to whole decades; each band is listed
+     * in the legend as what it is (the 95 % confidence band of that fit).
      *
      * @param measured one series per statistic (e.g. "P50 TTFT"), x and y > 0
      * @param fitted   fits in the same order as {@code measured} (may be shorter, e.g. empty before the fit)
@@ -99,6 +104,43 @@ public final class PowerLawChart {
             requirePositive(s.x(), s.name());
             requirePositive(s.y(), s.name());
             ChartScaffold.write((DoubleDataSet) pointSets.get(i), s.name(), s.x(), s.y());
+        }
+        double xLo = Double.POSITIVE_INFINITY;
+        double xHi = 0;
+        for (Series s : measured) {
+            for (double v : s.x()) {
+                xLo = Math.min(xLo, v);
+                xHi = Math.max(xHi, v);
+            }
+        }
+        for (PowerLawFit f : fitted) {
+            for (double v : f.curve().x()) {
+                xLo = Math.min(xLo, v);
+                xHi = Math.max(xHi, v);
+            }
+        }
+        double yLo = Double.POSITIVE_INFINITY;
+        double yHi = 0;
+        for (Series s : measured) {
+            for (double v : s.y()) {
+                yLo = Math.min(yLo, v);
+                yHi = Math.max(yHi, v);
+            }
+        }
+        for (PowerLawFit f : fitted) {
+            for (double v : f.lower().y()) {
+                yLo = Math.min(yLo, v);
+            }
+            for (double v : f.upper().y()) {
+                yHi = Math.max(yHi, v);
+            }
+        }
+        boolean data = xHi > 0 && yHi > 0;
+        xAxis.setAutoRanging(!data);
+        yAxis.setAutoRanging(!data);
+        if (data) {
+            xAxis.set(xLo / 1.5, xHi * 1.5);
+            yAxis.set(yLo / 1.5, yHi * 1.5);
         }
         List<DataSet> fitSets = fits.getDatasets();
         ChartScaffold.resize(fitSets, fitted.size(), i -> new DoubleDataSet("fit-" + i, 0));
@@ -122,7 +164,7 @@ public final class PowerLawChart {
             ChartScaffold.write((DoubleDataSet) fitSets.get(i), f.legendText(), x, y);
             DoubleErrorDataSet band = (DoubleErrorDataSet) bandSets.get(i);
             band.lock().writeLockGuard(() -> {
-                band.setName(f.name() + " band");
+                band.setName(f.bandLegendText());
                 band.set(x, y, errNeg, errPos, x.length, true);
             });
         }

@@ -38,6 +38,8 @@ public final class TimeSeriesChart {
         Color.web("#2ca02c"), Color.web("#8cc63f"), Color.web("#f2c12e"), Color.web("#f28e2b"), Color.web("#d62728")
     };
     private static final double BAND_OPACITY = 0.14;
+    /** Series with fewer values than this and with empty intervals get a marker on each value. */
+    static final int MARKER_MAX_POINTS = 300;
 
     private final XYChart chart;
     private final ErrorDataSetRenderer lines;
@@ -74,10 +76,13 @@ public final class TimeSeriesChart {
     }
 
     /**
-     * Replaces the drawn series.
+     * Replaces the drawn series. Intervals without a value (NaN: no request ended in that second, common at low
+     * rates) are left out and the line connects the values either side, so a sparse series stays one line instead
+     * of falling apart into fragments; each value is also marked with a small dot when the series has fewer than
+     * {@value #MARKER_MAX_POINTS} values, so that a bridged stretch is visibly without measurements.
      *
      * @param series one per statistic, x in seconds since start, y in the y quantity's unit; NaN = no value in that
-     *               interval (a gap)
+     *               interval
      * @throws IllegalStateException when not called on the JavaFX thread
      */
     public void update(List<Series> series) {
@@ -85,11 +90,26 @@ public final class TimeSeriesChart {
         Objects.requireNonNull(series, "series");
         List<DataSet> datasets = lines.getDatasets();
         ChartScaffold.resize(datasets, series.size(), i -> new DoubleDataSet("series-" + i, 0));
-        lines.setAllowNaNs(true);
+        boolean sparse = false;
         for (int i = 0; i < series.size(); i++) {
             Series s = series.get(i);
-            ChartScaffold.write((DoubleDataSet) datasets.get(i), s.name(), s.x(), s.y());
+            double[] x = s.x();
+            double[] y = s.y();
+            int kept = 0;
+            double[] kx = new double[x.length];
+            double[] ky = new double[y.length];
+            for (int k = 0; k < x.length; k++) {
+                if (Double.isFinite(y[k])) {
+                    kx[kept] = x[k];
+                    ky[kept] = y[k];
+                    kept++;
+                }
+            }
+            sparse |= kept < x.length && kept < MARKER_MAX_POINTS;
+            ChartScaffold.write((DoubleDataSet) datasets.get(i), s.name(), java.util.Arrays.copyOf(kx, kept),
+                    java.util.Arrays.copyOf(ky, kept));
         }
+        lines.setDrawMarker(sparse);
     }
 
     /**

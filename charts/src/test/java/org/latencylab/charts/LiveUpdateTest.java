@@ -25,7 +25,7 @@ class LiveUpdateTest {
     }
 
     @Test
-    void cdfUpdateReusesAndTrimsDataSetsAndNamesThemWithTheSampleCount() {
+    void cdfUpdateReusesAndTrimsDataSetsAndNamesThemWithTheSampleCountAndMaximum() {
         List<DataSet> after = Fx.call(() -> {
             CdfChart cdf = new CdfChart("t", new Quantity("TTFT", "ms"), CdfChart.YScale.PERCENTILE, false,
                     ChartTheme.LIGHT);
@@ -38,7 +38,7 @@ class LiveUpdateTest {
         });
         assertThat(after).hasSize(1);
         DataSet ds = after.get(0);
-        assertThat(ds.getName()).isEqualTo("only (n = 3)");
+        assertThat(ds.getName()).isEqualTo("only (n = 3, max 3 ms)");
         assertThat(ds.getValues(DataSet.DIM_X)).startsWith(1.0, 2.0, 3.0);
         // Hazen positions on the nines scale: p = 1/6, 3/6, 5/6
         assertThat(ds.get(DataSet.DIM_Y, 1)).isCloseTo(-Math.log10(0.5), org.assertj.core.data.Offset.offset(1e-9));

@@ -326,8 +326,12 @@ public final class ConsoleReport {
         }
         out.println("fit: " + sw.fitMessage());
         if (sw.fitP95() != null) {
-            out.printf(Locale.ROOT, "fit P95: α %.3f (95%% CI %.3f–%.3f), R² %.4f%n", sw.fitP95().alpha(),
-                    sw.fitP95().alphaLower(), sw.fitP95().alphaUpper(), sw.fitP95().rSquared());
+            var f = sw.fitP95();
+            boolean quantile = f.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
+            out.printf(Locale.ROOT, "fit P95%s: α %.3f (%s95%% CI %.3f–%.3f), %s %.4f%n",
+                    quantile ? " (quantile regression over every request)" : " (per-length P95)", f.alpha(),
+                    quantile ? "bootstrap " : "", f.alphaLower(), f.alphaUpper(), quantile ? "pseudo-R¹" : "R²",
+                    f.rSquared());
         }
         for (SweepRunner.Extrapolation e : sw.extrapolations()) {
             out.printf(Locale.ROOT, "extrapolated to %d tokens: P50 TTFT %s (band %s–%s), P95 %s%n", e.contextTokens(),

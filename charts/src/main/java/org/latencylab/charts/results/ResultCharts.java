@@ -22,6 +22,7 @@ import org.latencylab.charts.GroupedBarChart;
 import org.latencylab.charts.HeatmapChart;
 import org.latencylab.charts.data.BarSeries;
 import org.latencylab.engine.transport.TransportsResult;
+import org.latencylab.charts.MetricNames;
 import org.latencylab.charts.TimeSeriesChart;
 import org.latencylab.charts.data.HeatGrid;
 import org.latencylab.charts.data.TierBand;
@@ -131,9 +132,11 @@ public final class ResultCharts {
             lo[i] = Math.min(y[i], Math.max(Math.max(band.lower(), y[i] * 1e-3), minY)); // log axes: no 0
             hi[i] = Math.max(y[i], Math.min(band.upper(), maxY));
         }
+        boolean quantile = fit.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
         return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
                 org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
-                new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi));
+                new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi),
+                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²");
     }
 
     /**
@@ -182,7 +185,8 @@ public final class ResultCharts {
     public static Region loadOverTime(String title, LoadResult load, TierTable tiers, ChartTheme theme) {
         boolean ttft = load.seconds().stream().anyMatch(s -> s.ttftP50Ms() != null);
         String m = ttft ? "TTFT" : "E2E";
-        TimeSeriesChart c = new TimeSeriesChart(title, Quantity.of(m + " from intended start", "ms"), true, theme);
+        TimeSeriesChart c = new TimeSeriesChart(title, MetricNames.quantity(ttft ? "ttft_from_intended"
+                : "e2e_from_intended"), true, theme);
         int n = load.seconds().size();
         double[] x = new double[n];
         double[][] y = new double[3][n];
@@ -220,8 +224,9 @@ public final class ResultCharts {
      * @return the chart region
      */
     public static Region gridHeatmap(String title, GridResult grid, ChartTheme theme) {
-        HeatmapChart c = new HeatmapChart(title, Quantity.of(grid.columnAxis(), grid.columnUnit()),
-                Quantity.of(grid.rowAxis(), grid.rowUnit()), Quantity.of(grid.metric(), grid.unit()), false, theme);
+        HeatmapChart c = new HeatmapChart(title, Quantity.of(MetricNames.name(grid.columnAxis()), grid.columnUnit()),
+                Quantity.of(MetricNames.name(grid.rowAxis()), grid.rowUnit()),
+                Quantity.of(MetricNames.metricWithStatistic(grid.metric()), grid.unit()), false, theme);
         c.update(new HeatGrid(grid.columnValues().stream().map(ResultCharts::label).toList(),
                 grid.rowValues().stream().map(ResultCharts::label).toList(), grid.matrix()));
         return c.chart();
@@ -319,23 +324,23 @@ public final class ResultCharts {
             }
             if (s.result() instanceof GridResult g) {
                 Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
-                String title = g.metric() + " over " + g.rowAxis() + " × " + g.columnAxis() + " — " + run.name()
-                        + partial;
+                String title = MetricNames.title(MetricNames.metricWithStatistic(g.metric()) + " by "
+                        + MetricNames.name(g.rowAxis()) + " and " + MetricNames.name(g.columnAxis()), run.name() + partial, s.label());
                 ChartImages.writePng(() -> gridHeatmap(title, g, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
                 continue;
             }
             if (s.result() instanceof LoadResult lr && !lr.seconds().isEmpty()) {
                 Path f = run.runDirectory().resolve("load-over-time-" + s.label() + ".png");
-                String title = "Latency over time — " + run.name() + " / " + s.label() + partial;
+                String title = MetricNames.title("Latency over time", run.name() + partial, s.label());
                 TierTable tiers = run.spec().stats().tierTable();
                 ChartImages.writePng(() -> loadOverTime(title, lr, tiers, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             }
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 Path f = run.runDirectory().resolve(sweeps == 1 ? "sweep-fit.png" : "sweep-fit-" + s.label() + ".png");
-                String title = "TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + ") — " + run.name()
-                        + partial;
+                String title = MetricNames.title("TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + " prompts)",
+                        run.name() + partial, sweeps == 1 ? null : s.label());
                 ChartImages.writePng(() -> sweep(title, sw, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             } else {
@@ -343,7 +348,7 @@ public final class ResultCharts {
                     continue;
                 }
                 Path f = run.runDirectory().resolve(probes == 1 ? "cdf-ttft-e2e.png" : "cdf-ttft-e2e-" + s.label() + ".png");
-                String title = "TTFT and E2E distribution — " + run.name() + " / " + s.label() + partial;
+                String title = MetricNames.title("TTFT and E2E distribution", run.name() + partial, s.label());
                 ChartImages.writePng(() -> cdf(title, s, CdfChart.YScale.PERCENTILE, ChartTheme.LIGHT), WIDTH_PX,
                         HEIGHT_PX, 1.0, f);
                 out.add(f);

@@ -5,7 +5,8 @@ import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.fit.PowerLawFit;
-import org.latencylab.engine.fit.PowerLawFitter;
+import org.latencylab.engine.fit.PowerLawBootstrap;
+import org.latencylab.engine.fit.SweepFits;
 import org.latencylab.engine.stats.MetricSummary;
 import org.latencylab.engine.stats.PercentileEstimate;
 import org.latencylab.engine.stats.Summaries;
@@ -17,13 +18,15 @@ import java.util.Map;
 /**
  * Runs a {@link SweepSpec}: for each context length (in the order given) a closed loop of
  * {@code requestsPerLength} requests labelled {@code <label>-<tokens>}, then fits {@code TTFT = a·n^α}
- * (or {@code c + a·n^α}) to the P50 and to the P95 TTFT of the successful requests per length, in milliseconds.
+ * (or {@code c + a·n^α}) to the TTFT of every successful request, in milliseconds: the median curve and the P95
+ * curve with their intervals ({@link SweepFits}).
  * Fewer than 3 lengths (4 with offset) give a notice and no fit. Stateless and thread-safe.
  */
 public final class SweepRunner implements StepRunner<SweepSpec> {
     @Override
     public StepResult run(SweepSpec spec, String label, StepContext ctx) throws InterruptedException {
         List<SweepPoint> points = new ArrayList<>();
+        List<RequestRecord> measured = new ArrayList<>();
         if (spec.warmup() > 0) {
             int shortest = spec.contextTokens().stream().mapToInt(Integer::intValue).min().orElse(1);
             ClosedLoop.run(spec.warmup(), spec.concurrency(), label + "-warmup", shortest,
@@ -39,6 +42,7 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
                     i -> new GenerationRequest(ctx.prompt(n, spec.cold()), n, spec.maxOutputTokens(), true, Map.of()),
                     true, ctx);
             points.add(point(n, recs));
+            measured.addAll(recs);
         }
         List<SweepPoint> usable = points.stream().filter(p -> p.succeeded() > 0).toList();
         PowerLawFit p50 = null;
@@ -50,13 +54,22 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
                     + usable.size();
             ctx.notice(message);
         } else {
-            double[] n = usable.stream().mapToDouble(SweepPoint::contextTokens).toArray();
+            List<RequestRecord> ok = measured.stream().filter(RequestRecord::succeeded)
+                    .filter(r -> r.ttftNanos() > 0 && r.contextTokens() > 0).toList();
+            double[] n = ok.stream().mapToDouble(RequestRecord::contextTokens).toArray();
+            double[] ttftMs = ok.stream().mapToDouble(r -> r.ttftNanos() / 1e6).toArray();
             try {
-                p50 = PowerLawFitter.fit(n, usable.stream().mapToDouble(SweepPoint::p50TtftMs).toArray(), spec.fitOffset());
-                p95 = PowerLawFitter.fit(n, usable.stream().mapToDouble(SweepPoint::p95TtftMs).toArray(), spec.fitOffset());
+                SweepFits.Result fits = SweepFits.fit(n, ttftMs, spec.fitOffset(), PowerLawBootstrap.DEFAULT_SEED);
+                p50 = fits.center();
+                p95 = fits.upper();
                 message = String.format(java.util.Locale.ROOT,
-                        "P50 TTFT ≈ %.4g ms · n^%.3f (α 95%% CI %.3f–%.3f, R² %.4f)",
-                        p50.a(), p50.alpha(), p50.alphaLower(), p50.alphaUpper(), p50.rSquared());
+                        "%s TTFT ≈ %s%.4g ms · n^%.3f (α 95%% CI %.3f–%.3f%s; R² %.4f; %d requests)",
+                        spec.fitOffset() ? "mean" : "P50",
+                        spec.fitOffset() ? String.format(java.util.Locale.ROOT, "%.4g ms + ", p50.c()) : "",
+                        p50.a(), p50.alpha(), p50.alphaLower(), p50.alphaUpper(), p50.bootstrap() == null ? ""
+                                : String.format(java.util.Locale.ROOT, ", bootstrap %.3f–%.3f",
+                                p50.bootstrap().alphaLower(), p50.bootstrap().alphaUpper()),
+                        p50.rSquared(), p50.points());
             } catch (IllegalArgumentException e) {
                 message = "no power-law fit: " + e.getMessage();
                 ctx.notice(message);
@@ -133,8 +146,11 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
      * @param type           {@code "sweep"}
      * @param cold           whether prompts had unique prefixes
      * @param points         one per context length, in the order run
-     * @param fitP50         power-law fit of P50 TTFT (ms) against context tokens, or null
-     * @param fitP95         power-law fit of P95 TTFT (ms), or null
+     * @param fitP50         power-law fit of TTFT (ms) against context tokens over every successful request: the
+     *                       median curve (log least squares; the mean curve with offset), with parametric and
+     *                       bootstrap intervals of α; or null
+     * @param fitP95         the P95 TTFT curve (ms): quantile regression over every request (see
+     *                       {@link SweepFits}), or null
      * @param fitMessage     the fit in words, or why there is none
      * @param extrapolations the fit at the lengths asked for
      */

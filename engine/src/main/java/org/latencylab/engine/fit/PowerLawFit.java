@@ -22,17 +22,34 @@ import java.util.Arrays;
  * @param points           number of (n, y) points fitted
  * @param covariance       parameter covariance, row-major k×k, parameters in the order {@code [ln a, α]} (pure) or
  *                         {@code [c, a, α]} (offset); copied in and out
- * @param tQuantile        the two-sided 95 % Student-t quantile for {@code points − k} degrees of freedom
+ * @param tQuantile        the two-sided 95 % Student-t quantile for {@code points − k} degrees of freedom (for a
+ *                         {@link Estimator#LOG_QUANTILE} fit: the normal quantile 1.96, used with the bootstrap
+ *                         covariance for the bands)
+ * @param estimator        what was minimised, see {@link Estimator}; never null
+ * @param quantile         the quantile τ in (0, 1) of a {@link Estimator#LOG_QUANTILE} fit (e.g. 0.95 for the P95
+ *                         curve); null for the least-squares estimators
+ * @param bootstrap        the bootstrap interval of α, or null when none was computed
  */
 public record PowerLawFit(double a, double alpha, double alphaLower, double alphaUpper, double c, boolean withOffset,
                           double rSquared, double residualStdError, int points, double[] covariance,
-                          double tQuantile) {
+                          double tQuantile, Estimator estimator, Double quantile, Bootstrap bootstrap) {
 
     /** Confidence level of the α interval and of the bands: 0.95. */
     public static final double CONFIDENCE = 0.95;
 
-    /** @throws IllegalArgumentException when the covariance is not k×k or values are not finite */
+    /**
+     * @throws IllegalArgumentException when the covariance is not k×k, values are not finite, the estimator does
+     *                                  not match {@code withOffset} or a quantile fit has no τ in (0, 1)
+     */
     public PowerLawFit {
+        java.util.Objects.requireNonNull(estimator, "estimator");
+        if (withOffset != (estimator == Estimator.LINEAR_LEAST_SQUARES)) {
+            throw new IllegalArgumentException("estimator " + estimator + " does not match withOffset=" + withOffset);
+        }
+        if (estimator == Estimator.LOG_QUANTILE ? quantile == null || !(quantile > 0 && quantile < 1) : quantile != null) {
+            throw new IllegalArgumentException("quantile must be in (0, 1) for a quantile fit and null otherwise, was "
+                    + quantile + " for " + estimator);
+        }
         int k = withOffset ? 3 : 2;
         if (covariance == null || covariance.length != k * k) {
             throw new IllegalArgumentException("covariance must be " + k + "x" + k + ", had "
@@ -47,6 +64,32 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
                     + " points, had " + points);
         }
         covariance = covariance.clone();
+    }
+
+    /**
+     * A least-squares fit without bootstrap interval: {@link Estimator#LINEAR_LEAST_SQUARES} when
+     * {@code withOffset}, else {@link Estimator#LOG_LEAST_SQUARES}. Parameters as in the canonical constructor.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public PowerLawFit(double a, double alpha, double alphaLower, double alphaUpper, double c, boolean withOffset,
+                       double rSquared, double residualStdError, int points, double[] covariance, double tQuantile) {
+        this(a, alpha, alphaLower, alphaUpper, c, withOffset, rSquared, residualStdError, points, covariance,
+                tQuantile, withOffset ? Estimator.LINEAR_LEAST_SQUARES : Estimator.LOG_LEAST_SQUARES, null, null);
+    }
+
+    /**
+     * @param interval the bootstrap interval of α (see {@link PowerLawBootstrap})
+     * @return a copy of this fit carrying that interval
+     */
+    public PowerLawFit withBootstrap(Bootstrap interval) {
+        return new PowerLawFit(a, alpha, alphaLower, alphaUpper, c, withOffset, rSquared, residualStdError, points,
+                covariance, tQuantile, estimator, quantile, java.util.Objects.requireNonNull(interval, "interval"));
+    }
+
+    /** @return half the width of the 95 % interval of α ({@code (alphaUpper − alphaLower) / 2}), dimensionless */
+    public double alphaHalfWidth() {
+        return (alphaUpper - alphaLower) / 2;
     }
 
     @Override
@@ -136,7 +179,8 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
         return o instanceof PowerLawFit f && f.a == a && f.alpha == alpha && f.alphaLower == alphaLower
                 && f.alphaUpper == alphaUpper && f.c == c && f.withOffset == withOffset && f.rSquared == rSquared
                 && f.residualStdError == residualStdError && f.points == points && f.tQuantile == tQuantile
-                && Arrays.equals(f.covariance, covariance);
+                && Arrays.equals(f.covariance, covariance) && f.estimator == estimator
+                && java.util.Objects.equals(f.quantile, quantile) && java.util.Objects.equals(f.bootstrap, bootstrap);
     }
 
     @Override
@@ -146,9 +190,60 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
 
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT, "PowerLawFit[y = %s%.6g * n^%.4f, alpha 95%% CI [%.4f, %.4f],"
-                        + " R2=%.4f, s=%.4g, points=%d]", withOffset ? String.format(java.util.Locale.ROOT, "%.6g + ", c) : "",
-                a, alpha, alphaLower, alphaUpper, rSquared, residualStdError, points);
+        return String.format(java.util.Locale.ROOT, "PowerLawFit[%s%s: y = %s%.6g * n^%.4f, alpha 95%% CI [%.4f, %.4f]%s,"
+                        + " R2=%.4f, s=%.4g, points=%d]", estimator,
+                quantile == null ? "" : String.format(java.util.Locale.ROOT, "(%.3g)", quantile),
+                withOffset ? String.format(java.util.Locale.ROOT, "%.6g + ", c) : "",
+                a, alpha, alphaLower, alphaUpper,
+                bootstrap == null ? "" : String.format(java.util.Locale.ROOT, ", bootstrap [%.4f, %.4f]",
+                        bootstrap.alphaLower(), bootstrap.alphaUpper()),
+                rSquared, residualStdError, points);
+    }
+
+    /** What a fit minimised. */
+    public enum Estimator {
+        /**
+         * Least squares on {@code ln y = ln a + α ln n}: with multiplicative (lognormal) noise the fitted curve is
+         * the median (geometric mean) of y at each n; parametric Student-t intervals.
+         */
+        LOG_LEAST_SQUARES,
+        /** Least squares on {@code y = c + a · n^α} in y itself: the mean curve; parametric Student-t intervals. */
+        LINEAR_LEAST_SQUARES,
+        /**
+         * Quantile regression on {@code ln y = ln a + α ln n} (Koenker &amp; Bassett, "Regression Quantiles",
+         * Econometrica 46, 1978): the curve below which a share τ of the requests at each n lies. Its α interval
+         * and covariance come from the bootstrap (no parametric interval).
+         */
+        LOG_QUANTILE
+    }
+
+    /**
+     * A bootstrap percentile interval of α: the fit repeated on {@code resamples} data sets, each drawn with
+     * replacement from the requests of every context length separately (as many as were measured there), and the
+     * 2.5 % and 97.5 % quantiles of the refitted α (Efron &amp; Tibshirani, <i>An Introduction to the Bootstrap</i>,
+     * 1993, ch. 9.5 and 13). Immutable.
+     *
+     * @param alphaLower lower end of the 95 % interval of α
+     * @param alphaUpper upper end
+     * @param resamples  number of bootstrap resamples that could be fitted, >= 1
+     * @param seed       seed of the resampling, so the interval is reproducible
+     * @throws IllegalArgumentException when the ends are not finite and ordered or resamples &lt; 1
+     */
+    public record Bootstrap(double alphaLower, double alphaUpper, int resamples, long seed) {
+        public Bootstrap {
+            if (!Double.isFinite(alphaLower) || !Double.isFinite(alphaUpper) || alphaLower > alphaUpper) {
+                throw new IllegalArgumentException("bootstrap interval must be finite and ordered, was ["
+                        + alphaLower + ", " + alphaUpper + "]");
+            }
+            if (resamples < 1) {
+                throw new IllegalArgumentException("resamples must be >= 1, was " + resamples);
+            }
+        }
+
+        /** @return half the width of the interval, dimensionless */
+        public double halfWidth() {
+            return (alphaUpper - alphaLower) / 2;
+        }
     }
 
     /**

@@ -16,5 +16,11 @@
  * also about 5 % at 32k), so logarithms make the residuals homoscedastic, and every decade of n weighs the same
  * instead of the longest context dominating the fit. The offset model cannot be linearised and is fitted in linear
  * space.
+ *
+ * <p>A context sweep fits every measured request, not one summary value per length ({@link
+ * org.latencylab.engine.fit.SweepFits}): least squares in log space for the median curve, quantile regression
+ * (Koenker &amp; Bassett 1978, as a linear program for Commons Math's {@code SimplexSolver}) for the P95 curve, and
+ * beside the parametric interval a bootstrap interval of α that resamples requests within each context length
+ * ({@link org.latencylab.engine.fit.PowerLawBootstrap}, seeded and so reproducible).
  */
 package org.latencylab.engine.fit;

@@ -134,6 +134,24 @@ public record GridSpec(String rowAxis, List<Double> rowValues, List<Integer> con
         return b.build();
     }
 
+    /**
+     * The name of a cell by its parameters, as used in request labels, {@code summary.csv} and interval-log file
+     * names: {@code <rowAxis>=<value>,contextTokens=<tokens>}, e.g. {@code concurrency=8,contextTokens=2048} or
+     * {@code rate=12.5,contextTokens=512} (whole numbers without a decimal point; only characters allowed in file
+     * names on Linux, macOS and Windows).
+     *
+     * @param row    row index
+     * @param column column index
+     * @return the cell's name
+     * @throws IndexOutOfBoundsException on a bad index
+     */
+    public String cellName(int row, int column) {
+        double v = rowValues.get(row);
+        String value = v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
+                : java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        return rowAxis + "=" + value + ",contextTokens=" + contextTokens.get(column);
+    }
+
     /** @return true when {@link #metric} is a latency (in ms), false for a rate or fraction */
     public boolean latencyMetric() {
         return LATENCY_METRICS.contains(metric);

@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Runs a {@link GridSpec}: one load step per cell, rows outer and columns inner, each with label
- * {@code <label>-r<row>c<column>} (e.g. {@code grid-r2c0}), and collects the chosen metric into a
+ * Runs a {@link GridSpec}: one load step per cell, rows outer and columns inner, each labelled by its parameters
+ * {@code <label>-<cellName>} (e.g. {@code grid-concurrency=8,contextTokens=2048}, see {@link GridSpec#cellName}),
+ * and collects the chosen metric into a
  * {@link GridResult}; after each cell the matrix so far is published as a {@link GridProgress}. Stops after the current cell when the run is cancelled (later cells stay null). Stateless
  * and thread-safe.
  */
@@ -53,7 +54,7 @@ public final class GridStepRunner implements StepRunner<GridSpec> {
                 if (context.cancelled()) {
                     break outer;
                 }
-                String cellLabel = base + "-r" + r + "c" + c;
+                String cellLabel = base + "-" + spec.cellName(r, c);
                 LoadResult result = cells.run(spec.cell(r, c), cellLabel, context);
                 done.add(new GridResult.Cell(r, c, cellLabel, result.totals()));
                 values.get(r).set(c, valueOf(spec, result.totals()));

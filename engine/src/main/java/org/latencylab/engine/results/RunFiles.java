@@ -333,11 +333,16 @@ public final class RunFiles {
                 continue;
             }
             PercentileEstimate p95 = m.p(95.0);
-            w.write(String.join(",", step, e.getKey(), Long.toString(m.count()), num(m.meanMillis()),
+            w.write(String.join(",", csvField(step), e.getKey(), Long.toString(m.count()), num(m.meanMillis()),
                     num(m.pMillis(50)), num(m.pMillis(90)), num(m.pMillis(95)), num(m.pMillis(99)),
                     num(m.pMillis(99.9)), num(m.maxMillis()), num(p95.lowerMillis()), num(p95.upperMillis())));
             w.write('\n');
         }
+    }
+
+    /** RFC 4180: a field holding a comma or quote (a grid cell's {@code rate=200,contextTokens=512}) is quoted. */
+    private static String csvField(String v) {
+        return v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v;
     }
 
     private static String num(double v) {

@@ -47,7 +47,8 @@ class GridStepRunnerTest {
             assertThat(g.cells()).hasSize(4);
             assertThat(ctx.finished).hasSize(48);
             assertThat(ctx.records().stream().map(r -> r.label()).distinct())
-                    .containsExactlyInAnyOrder("grid-r0c0", "grid-r0c1", "grid-r1c0", "grid-r1c1");
+                    .containsExactlyInAnyOrder("grid-concurrency=1,contextTokens=64", "grid-concurrency=1,contextTokens=2048",
+                            "grid-concurrency=4,contextTokens=64", "grid-concurrency=4,contextTokens=2048");
             double[][] m = g.matrix();
             // prefill grows with the prompt (5 ms + 0.02 ms/token: 6 ms vs 46 ms) ...
             assertThat(m[0][1]).isGreaterThan(m[0][0] + 25);

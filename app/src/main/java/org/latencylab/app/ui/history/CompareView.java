@@ -31,7 +31,7 @@ public final class CompareView {
 
     /** @param vm compare view model @param theme chart look */
     public CompareView(CompareViewModel vm, ChartTheme theme) {
-        cdf = new CdfChart("TTFT and E2E: A vs B", Quantity.of("Latency", "ms"), CdfChart.YScale.PERCENTILE, false,
+        cdf = new CdfChart("TTFT and E2E: A vs B", Quantity.of("Latency", "ms"), CdfChart.YScale.PERCENTILE, true,
                 theme);
         TableView<CompareViewModel.DiffRow> table = new TableView<>(vm.rows());
         table.setId("compareTable");

@@ -57,21 +57,11 @@ public final class MetricGlossary {
 
     /**
      * @param metric a metric id
-     * @return its display name, e.g. {@code TTFT}, {@code Time to first answer}
+     * @return its display name from the charts' {@link org.latencylab.charts.MetricNames} (the one place that names
+     *         metrics), capitalised for a table: {@code TTFT}, {@code Time to first answer}
      */
     public static String displayName(String metric) {
-        return switch (metric) {
-            case "ttft" -> "TTFT";
-            case "time_to_first_content" -> "Time to first answer";
-            case "ttfb" -> "TTFB";
-            case "e2e" -> "E2E";
-            case "tpot" -> "TPOT";
-            case "itl" -> "ITL";
-            case "itl_per_token" -> "ITL per token";
-            case "ttft_from_intended" -> "TTFT from intended";
-            case "e2e_from_intended" -> "E2E from intended";
-            case "dispatch_lag" -> "Dispatch lag";
-            default -> metric;
-        };
+        String n = org.latencylab.charts.MetricNames.name(metric);
+        return n.isEmpty() ? n : Character.toUpperCase(n.charAt(0)) + n.substring(1);
     }
 }

@@ -35,7 +35,7 @@ public final class ResultCharts {
 
     /** @param yScale probability or percentile axis @param theme look @return an empty CDF chart of TTFT and E2E */
     public static CdfChart cdf(CdfChart.YScale yScale, ChartTheme theme) {
-        return new CdfChart("Latency distribution (TTFT, E2E)", Quantity.of("Latency", "ms"), yScale, false, theme);
+        return new CdfChart("Latency distribution (TTFT, E2E)", Quantity.of("Latency", "ms"), yScale, true, theme);
     }
 
     /** @param theme look @return an empty TTFT-over-time chart */

@@ -1,0 +1,121 @@
+package org.latencylab.charts;
+
+import java.util.Locale;
+import java.util.Map;
+
+import org.latencylab.charts.data.Quantity;
+
+/**
+ * The one place that names metrics, statistics and run parts for people: chart titles, axis names, legends. Maps
+ * the identifiers used in scenarios, {@code run.json} and {@code summary.csv} ({@code ttft_from_intended},
+ * {@code p999}, {@code goodput_rps}) to the standard terms of the field with their unit ({@code TTFT from intended
+ * start [ms]}, {@code P99.9}, {@code goodput [req/s]}). The definitions of the metrics are in the README.
+ *
+ * <p>Stateless; thread-safe.
+ */
+public final class MetricNames {
+
+    private record Entry(String name, String unit) {
+    }
+
+    private static final Map<String, Entry> METRICS = Map.ofEntries(
+            Map.entry("ttft", new Entry("TTFT", "ms")),
+            Map.entry("time_to_first_content", new Entry("time to first answer", "ms")),
+            Map.entry("ttfb", new Entry("TTFB", "ms")),
+            Map.entry("first_byte", new Entry("time to first byte", "ms")),
+            Map.entry("e2e", new Entry("E2E", "ms")),
+            Map.entry("tpot", new Entry("TPOT", "ms")),
+            Map.entry("itl", new Entry("ITL", "ms")),
+            Map.entry("itl_per_token", new Entry("ITL per token", "ms")),
+            Map.entry("ttft_from_intended", new Entry("TTFT from intended start", "ms")),
+            Map.entry("e2e_from_intended", new Entry("E2E from intended start", "ms")),
+            Map.entry("dispatch_lag", new Entry("dispatch lag", "ms")),
+            Map.entry("connect", new Entry("connect time", "ms")),
+            Map.entry("achieved_rps", new Entry("achieved rate", "req/s")),
+            Map.entry("goodput_rps", new Entry("goodput", "req/s")),
+            Map.entry("error_rate", new Entry("error rate", "fraction")),
+            Map.entry("context", new Entry("context", "tokens")),
+            Map.entry("contexttokens", new Entry("context", "tokens")),
+            Map.entry("concurrency", new Entry("concurrency", "requests")),
+            Map.entry("rate", new Entry("arrival rate", "req/s")));
+
+    private MetricNames() {
+    }
+
+    /**
+     * @param id a metric or parameter identifier, e.g. {@code ttft_from_intended}, {@code concurrency} (case
+     *           ignored)
+     * @return its name for people, e.g. {@code TTFT from intended start}; an unknown id with its underscores as
+     *         spaces
+     */
+    public static String name(String id) {
+        Entry e = METRICS.get(key(id));
+        return e != null ? e.name() : id.strip().replace('_', ' ');
+    }
+
+    /**
+     * @param id a metric or parameter identifier
+     * @return its unit, e.g. {@code ms}, {@code req/s}, {@code tokens}; {@code ""} when unknown
+     */
+    public static String unit(String id) {
+        Entry e = METRICS.get(key(id));
+        return e != null ? e.unit() : "";
+    }
+
+    /**
+     * @param id a metric or parameter identifier
+     * @return name and unit as an axis quantity, e.g. {@code TTFT [ms]}
+     */
+    public static Quantity quantity(String id) {
+        return new Quantity(name(id), unit(id));
+    }
+
+    /**
+     * @param statistic a statistic identifier: {@code p50}, {@code p90}, {@code p95}, {@code p99}, {@code p999},
+     *                  {@code p99.9}, {@code mean}, {@code max}, {@code min} (case ignored)
+     * @return its name, e.g. {@code P99.9}, {@code mean}
+     */
+    public static String statistic(String statistic) {
+        String s = statistic.strip().toLowerCase(Locale.ROOT);
+        if (s.matches("p\\d+(\\.\\d+)?")) {
+            String digits = s.substring(1);
+            if (!digits.contains(".") && digits.length() > 2 && digits.startsWith("99")) {
+                digits = "99." + digits.substring(2); // p999 -> P99.9, p9999 -> P99.99
+            }
+            return "P" + digits;
+        }
+        return s;
+    }
+
+    /**
+     * Names "metric statistic" labels as the engine writes them for grids ({@code ttft_from_intended p99}).
+     *
+     * @param metricAndStatistic a metric id, optionally followed by a space and a statistic id
+     * @return e.g. {@code P99 TTFT from intended start}, or the metric's name alone
+     */
+    public static String metricWithStatistic(String metricAndStatistic) {
+        String[] parts = metricAndStatistic.strip().split("\\s+", 2);
+        return parts.length == 2 ? statistic(parts[1]) + " " + name(parts[0]) : name(parts[0]);
+    }
+
+    /**
+     * A chart title: what is shown, and of which run and step, without repeating a step label that only says what
+     * the run's name already says (a CLI {@code probe} run has a step named {@code probe}).
+     *
+     * @param what      what the chart shows, e.g. {@code TTFT and E2E distribution}
+     * @param runName   the run's name, e.g. {@code quickstart}
+     * @param stepLabel the step's label, e.g. {@code probe}; null or blank when the chart is about the whole run
+     * @return e.g. {@code TTFT and E2E distribution — quickstart, step probe} or {@code … — probe}
+     */
+    public static String title(String what, String runName, String stepLabel) {
+        boolean step = stepLabel != null && !stepLabel.isBlank() && !stepLabel.equals(runName);
+        if (runName == null || runName.isBlank()) {
+            return step ? what + " — step " + stepLabel : what;
+        }
+        return what + " — " + runName + (step ? ", step " + stepLabel : "");
+    }
+
+    private static String key(String id) {
+        return id.strip().toLowerCase(Locale.ROOT);
+    }
+}
