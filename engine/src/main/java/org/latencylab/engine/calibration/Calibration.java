@@ -60,7 +60,7 @@ public final class Calibration {
     /** Concurrency ladder used when no load is given. */
     public static final List<Integer> DEFAULT_LADDER = List.of(1, 16, 64, 256, 1024);
     private static final Duration SIMULATOR_START_TIMEOUT = Duration.ofSeconds(60);
-    private static final String BASE_URL_PREFIX = "base URL: ";
+    private static final String BASE_URL_PREFIX = "ready on ";
 
     private final List<String> simulatorCommand;
     private final RunEngine engine;

@@ -115,7 +115,13 @@ public final class RunEngine {
                 throw new IllegalArgumentException("no runner for experiment type '" + e.type() + "'");
             }
         }
-        RunDirectory.prepare(runDirectory, overwrite);
+        boolean resuming = !spec.experiments().isEmpty()
+                && spec.experiments().stream().allMatch(ExperimentSpec::resumesInPlace);
+        if (resuming && !overwrite) {
+            RunDirectory.prepareToResume(runDirectory);
+        } else {
+            RunDirectory.prepare(runDirectory, overwrite);
+        }
         RunHandle handle = new RunHandle(runDirectory);
         Thread t = new Thread(() -> {
             try {

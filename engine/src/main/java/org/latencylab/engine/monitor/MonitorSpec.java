@@ -108,4 +108,10 @@ public record MonitorSpec(@JsonProperty("endpoints") List<TargetEntry> endpoints
         }
         return x;
     }
+
+    /** A monitor resumes into its run directory after a restart. @return true */
+    @Override
+    public boolean resumesInPlace() {
+        return true;
+    }
 }

@@ -66,6 +66,28 @@ public final class RunDirectory {
     }
 
     /**
+     * Like {@link #prepare} for a run that continues the one already in {@code dir} (a monitor after a restart):
+     * the directory may hold a run; nothing is deleted.
+     *
+     * @param dir the run directory; not null
+     * @return {@code dir}
+     * @throws RunDirectoryException when it cannot be created or written (the message says why)
+     */
+    public static Path prepareToResume(Path dir) {
+        Objects.requireNonNull(dir, "dir");
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw unwritable(dir, e);
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new RunDirectoryException("not a directory: " + dir, null);
+        }
+        probeWritable(dir);
+        return dir;
+    }
+
+    /**
      * @param fileName a file name (no directory)
      * @return true for the files a run writes: {@code run.json} (and its temporary file), {@code requests.jsonl},
      * {@code summary.csv}, HdrHistogram logs {@code *.hlog} and the chart images named by the {@code charts}

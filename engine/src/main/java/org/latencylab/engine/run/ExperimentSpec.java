@@ -12,6 +12,14 @@ public interface ExperimentSpec {
     long plannedRequests();
 
     /**
+     * @return true for a step that continues an earlier run in the same directory (a monitor resumes into its run
+     *         directory after a restart), so a run of only such steps may start where a run already is
+     */
+    default boolean resumesInPlace() {
+        return false;
+    }
+
+    /**
      * @return the metric whose P95 decides this step's tier when the step sets its own (e.g. a load step judged
      *         on {@code ttft_from_intended}), or null to use the run's
      */

@@ -118,13 +118,15 @@ public record SlaMatrix(List<Cell> cells) {
     /**
      * Judges every step of a run.
      *
-     * @param runJson a parsed {@code run.json} (format 1)
+     * @param runJson a parsed {@code run.json} (format 1 or 2)
      * @return one row per step with a summary (or one row {@code all} when no step has one)
      * @throws IllegalArgumentException when the file has another format
      */
     public List<Row> judge(JsonNode runJson) {
-        if (runJson.path("format").asInt(-1) != 1) {
-            throw new IllegalArgumentException("run.json: field 'format' must be 1, was " + runJson.path("format"));
+        int format = runJson.path("format").asInt(-1);
+        if (format < 1 || format > org.latencylab.engine.results.RunFiles.FORMAT) {
+            throw new IllegalArgumentException("run.json: field 'format' must be 1 to "
+                    + org.latencylab.engine.results.RunFiles.FORMAT + ", was " + runJson.path("format"));
         }
         List<Row> rows = new ArrayList<>();
         for (JsonNode st : runJson.path("steps")) {

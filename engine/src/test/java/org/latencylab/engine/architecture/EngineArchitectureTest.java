@@ -90,9 +90,11 @@ class EngineArchitectureTest {
     @Test
     void engineNeverWritesToStandardStreams() {
         noClasses().that().resideInAPackage("org.latencylab.engine..")
+                .and().doNotHaveFullyQualifiedName("org.latencylab.engine.sim.SimMain")
                 .should().accessField(System.class, "out").orShould().accessField(System.class, "err")
                 .because("the engine reports through listeners, notices and its result model; the command line"
-                        + " (in app) is the one console writer")
+                        + " (in app) is the one console writer, and SimMain the entry point of a simulator process"
+                        + " started without the app on its class path")
                 .check(ENGINE);
     }
 

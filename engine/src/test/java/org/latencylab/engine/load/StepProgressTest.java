@@ -63,6 +63,6 @@ class StepProgressTest {
         assertThat(cells.get(1).values()).isEqualTo(gridResult.values());
         // the grid's cells are load steps too: their seconds are published under the cell labels
         assertThat(events.stream().filter(e -> e instanceof LoadProgress).map(StepProgress::step).distinct())
-                .contains("load", "grid-r0c0", "grid-r1c0");
+                .contains("load", "grid-concurrency=1,contextTokens=32", "grid-concurrency=2,contextTokens=32");
     }
 }

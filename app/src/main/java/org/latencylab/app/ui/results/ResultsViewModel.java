@@ -104,7 +104,9 @@ public final class ResultsViewModel {
         clientSaturated = check != null && check.saturated();
         trust.set(clientSaturated ? check.message() : "");
         if (result.get() != null) {
-            tier.set(tierText(stepProperty().get()) + (clientSaturated ? "; as measured, client saturated" : ""));
+            RunResult.StepOutcome s = stepProperty().get();
+            tier.set(tierText(s) + (clientSaturated && s != null && s.stats() != null && s.stepTier() != null
+                    ? "; as measured, client saturated" : ""));
         }
     }
 
@@ -147,7 +149,7 @@ public final class ResultsViewModel {
                 rows.setAll(list);
             }
         }
-        tier.set(tierText(s) + (clientSaturated && s != null && s.stats() != null
+        tier.set(tierText(s) + (clientSaturated && s != null && s.stats() != null && s.stepTier() != null
                 ? "; as measured, client saturated" : ""));
         slo.set(r == null ? "–" : r.sloResults().isEmpty() ? "no SLO set"
                 : r.sloResults().stream().map(ResultsViewModel::sloText).collect(Collectors.joining("; ")));

@@ -77,7 +77,10 @@ class ResultsViewModelTest {
             }
         }
         assertThat(vm.rows()).as(engine.label() + " rows").containsExactlyElementsOf(expected);
-        assertThat(vm.tierProperty().get()).isEqualTo(ResultsViewModel.tierText(engine));
+        var trust = vm.resultProperty().get().trust();
+        boolean saturated = trust != null && trust.saturated() && engine.stats() != null && engine.stepTier() != null;
+        assertThat(vm.tierProperty().get()).isEqualTo(ResultsViewModel.tierText(engine)
+                + (saturated ? "; as measured, client saturated" : ""));
     }
 
     @Test

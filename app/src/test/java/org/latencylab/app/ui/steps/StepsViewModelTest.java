@@ -61,7 +61,7 @@ class StepsViewModelTest {
                 List.of(Arrays.asList(12.5, null), Arrays.asList(null, null)), List.of());
         vm.accept(new GridProgress("grid", one));
         assertThat(vm.gridProperty().get()).isSameAs(one);
-        assertThat(vm.gridTextProperty().get()).isEqualTo("grid · 0 of 4 cells · TTFT from intended P99 [ms] over "
+        assertThat(vm.gridTextProperty().get()).isEqualTo("grid · 0 of 4 cells · TTFT from intended start P99 [ms] over "
                 + "concurrency [requests] × context [tokens]");
     }
 }
