@@ -33,7 +33,7 @@ final class SloCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--sla-p95", paramLabel = "DURATION", description = "end-to-end P95 the product promises, e.g. 1200ms")
+    @Option(names = "--sla-p95", paramLabel = "DURATION", description = "end-to-end P95 the product promises, e.g. 1200ms (a bare number is milliseconds)")
     String slaP95;
 
     @Option(names = "--infra-p95", paramLabel = "DURATION",
@@ -104,6 +104,10 @@ final class SloCommand implements Callable<Integer> {
 
     private static Duration parse(String option, String text) {
         try {
+            if (text != null && text.strip().matches("[0-9]+(\\.[0-9]+)?")) {
+                // a bare number here is milliseconds, like the --cell limits
+                return Duration.ofNanos(Math.round(Double.parseDouble(text.strip()) * 1e6));
+            }
             return DurationText.parse(text);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(option + ": " + e.getMessage(), e);

@@ -107,8 +107,13 @@ final class TargetOptions {
             throw new IllegalArgumentException("--url: " + e.getMessage(), e);
         }
         if (d.proposedModel().isEmpty()) {
+            boolean unreachable = !d.probes().isEmpty() && d.probes().stream().allMatch(pr -> pr.status() == 0);
+            if (unreachable) {
+                throw new IllegalArgumentException("--model is needed, and " + url + " did not answer ("
+                        + d.probes().get(0).answer() + "); check --url, or give --model NAME to send anyway");
+            }
             throw new IllegalArgumentException("--model is needed: " + url + " lists no model ("
-                    + d.report().lines().findFirst().orElse("") + "); give --model NAME");
+                    + d.report().replace("\n", ";") + "); give --model NAME");
         }
         err.println("latencylab: no --model given; using '" + d.proposedModel() + "', the model " + url
                 + " lists" + (d.models().size() > 1 ? " first of " + d.models().size() : "")
