@@ -15,7 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The app only presents the engine's result model: its command line, console report, charts and results views never
  * read requests back to compute anything (a CLI run does not read {@code requests.jsonl} at all; reopening goes
- * through the engine's {@code RunReader}), and nothing in the app computes statistics.
+ * through the engine's {@code RunReader}), and nothing in the app computes statistics. The lens and the HTML report
+ * analyse a finished run request by request and are the named exceptions.
  */
 class AppArchitectureTest {
     private static final JavaClasses APP = new ClassFileImporter()
@@ -32,8 +33,13 @@ class AppArchitectureTest {
     void theCommandLineAndTheResultsViewsNeverReadRequestsBack() {
         noClasses().that().resideInAnyPackage("org.latencylab.app.cli..", "org.latencylab.app.report..",
                         "org.latencylab.app.ui.results..", "org.latencylab.app.ui.history..")
+                .and().doNotHaveFullyQualifiedName("org.latencylab.app.cli.LensCommand")
+                .and().doNotHaveFullyQualifiedName("org.latencylab.app.report.HtmlReport")
                 .should().callMethod(RequestLog.class, "read", Path.class)
                 .orShould().callMethod(RequestLog.class, "forEach", Path.class, Consumer.class)
+                .because("a run and its views show the engine's result model; only the per-request analyses of a"
+                        + " finished run (the metric-definition lens and the HTML report, which re-time every request"
+                        + " under other tools' definitions) read requests.jsonl, once, after the run")
                 .check(APP);
     }
 
