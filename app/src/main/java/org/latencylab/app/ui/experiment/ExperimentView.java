@@ -15,7 +15,7 @@ import javafx.scene.layout.VBox;
 import org.latencylab.app.ui.Controls;
 
 /**
- * The experiment form: probe, context sweep, load test or grid, each with only the settings the engine honours,
+ * The experiment form: probe, context sweep, load test, grid or transports, each with only the settings the engine honours,
  * in a scroll pane (the load-test form is long). Build and use on the JavaFX thread.
  */
 public final class ExperimentView {
@@ -45,12 +45,18 @@ public final class ExperimentView {
         gridKind.setToggleGroup(kind);
         gridKind.setTooltip(Controls.tip("One load step per cell of concurrency (or rate) × prompt length; the"
                 + " heatmap fills cell by cell"));
+        RadioButton transportsKind = new RadioButton("Transports");
+        transportsKind.setId("kindTransports");
+        transportsKind.setToggleGroup(kind);
+        transportsKind.setTooltip(Controls.tip("SSE vs gRPC vs JSON × emulated networks × warm/cold connections:"
+                + " first-screen latency per cell as grouped bars"));
         java.util.Map<ExperimentViewModel.Kind, RadioButton> buttons = new java.util.EnumMap<>(
                 ExperimentViewModel.Kind.class);
         buttons.put(ExperimentViewModel.Kind.PROBE, probe);
         buttons.put(ExperimentViewModel.Kind.SWEEP, sweep);
         buttons.put(ExperimentViewModel.Kind.LOAD, load);
         buttons.put(ExperimentViewModel.Kind.GRID, gridKind);
+        buttons.put(ExperimentViewModel.Kind.TRANSPORTS, transportsKind);
         kind.selectToggle(buttons.get(vm.kindProperty().get()));
         kind.selectedToggleProperty().addListener((o, a, b) -> buttons.forEach((k, button) -> {
             if (button == b) {
@@ -126,11 +132,16 @@ public final class ExperimentView {
         gridPane.visibleProperty().bind(gridKind.selectedProperty());
         gridPane.managedProperty().bind(gridKind.selectedProperty());
 
+        TitledPane transportsPane = new TitledPane("Transports", new TransportsFormView(vm.transports()).root());
+        transportsPane.setCollapsible(false);
+        transportsPane.visibleProperty().bind(transportsKind.selectedProperty());
+        transportsPane.managedProperty().bind(transportsKind.selectedProperty());
+
         Label hint = new Label("Run with Ctrl+R; cancel with Esc. Results appear live in the Results tab."
                 + " Open scenario… (Ctrl+O) runs a scenario file with any number of steps.");
         hint.setWrapText(true);
-        VBox content = new VBox(10, new HBox(16, probe, sweep, load, gridKind), common, tokenizerRow, probePane,
-                sweepPane, loadPane, gridPane, hint);
+        VBox content = new VBox(10, new HBox(16, probe, sweep, load, gridKind, transportsKind), common,
+                tokenizerRow, probePane, sweepPane, loadPane, gridPane, transportsPane, hint);
         content.setPadding(new Insets(12));
         javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(content);
         scroll.setFitToWidth(true);

@@ -34,7 +34,9 @@ public final class ExperimentViewModel {
         /** A load test: closed or open loop with a rate shape, for a duration. */
         LOAD,
         /** A grid of load steps (concurrency or rate × prompt length) summarised as a heatmap. */
-        GRID;
+        GRID,
+        /** Transports × network profiles × warm/cold connections: first-screen latency per cell. */
+        TRANSPORTS;
 
         /** @return the lower-case id stored in the settings, e.g. {@code "load"} */
         public String id() {
@@ -72,6 +74,7 @@ public final class ExperimentViewModel {
     private final StringProperty tokenizer = new SimpleStringProperty("cl100k_base");
     private final LoadForm load = new LoadForm();
     private final GridForm grid = new GridForm();
+    private final TransportsForm transports = new TransportsForm();
 
     /** @return the load-test form */
     public LoadForm load() {
@@ -81,6 +84,11 @@ public final class ExperimentViewModel {
     /** @return the grid form */
     public GridForm grid() {
         return grid;
+    }
+
+    /** @return the transports form */
+    public TransportsForm transports() {
+        return transports;
     }
 
     /** @return probe or sweep */
@@ -191,6 +199,9 @@ public final class ExperimentViewModel {
         if (kind.get() == Kind.GRID) {
             return grid.spec();
         }
+        if (kind.get() == Kind.TRANSPORTS) {
+            return transports.spec();
+        }
         if (kind.get() == Kind.PROBE) {
             return new ProbeSpec(requests.get(), concurrency.get(), promptTokens.get(), maxOutputTokens.get(),
                     stream.get(), cold.get(), null);
@@ -222,6 +233,9 @@ public final class ExperimentViewModel {
         }
         if (kind.get() == Kind.GRID) {
             return grid.suggestedName();
+        }
+        if (kind.get() == Kind.TRANSPORTS) {
+            return transports.suggestedName();
         }
         if (kind.get() == Kind.PROBE) {
             return "probe-" + requests.get() + "x" + concurrency.get();

@@ -33,6 +33,8 @@ import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.stats.TierTable;
+import org.latencylab.engine.transport.TransportsResult;
+import org.latencylab.engine.transport.TransportsSpec;
 
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -42,7 +44,8 @@ import java.util.function.Function;
 /**
  * The results tab: a header (title, tier badge, SLO, counts), three live charts (TTFT/E2E CDF with a
  * probability/percentile axis choice, TTFT over time with tier bands, the sweep with its fitted power law and band)
- * and the summary table with a definition on every metric. Right-click a chart to export it or copy it as an
+ * and the summary table with a definition on every metric; a transports step shows its grouped bar chart of P50
+ * first-screen latency per network profile instead of the CDF and time charts. Right-click a chart to export it or copy it as an
  * image. Build and use on the JavaFX thread.
  */
 public final class ResultsView {
@@ -52,6 +55,8 @@ public final class ResultsView {
     private final ChoiceBox<CdfChart.YScale> yScale = new ChoiceBox<>();
     private final Map<ResultCharts.Kind, XYChart> charts = new EnumMap<>(ResultCharts.Kind.class);
     private final Label tierBadge = new Label();
+    private final StackPane transportsHolder = new StackPane();
+    private GridPane chartGrid;
     private CdfChart cdf;
     private TimeSeriesChart time;
     private PowerLawChart sweep;
@@ -160,7 +165,11 @@ public final class ResultsView {
         notices.setPlaceholder(new Label("No notices"));
         VBox bottom = new VBox(4, table, notices);
         VBox.setVgrow(table, Priority.ALWAYS);
-        SplitPane split = new SplitPane(grid, bottom);
+        chartGrid = grid;
+        transportsHolder.setId("transportsChart");
+        transportsHolder.setVisible(false);
+        StackPane chartArea = new StackPane(grid, transportsHolder);
+        SplitPane split = new SplitPane(chartArea, bottom);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.58);
         root.setCenter(split);
@@ -190,6 +199,29 @@ public final class ResultsView {
         ResultCharts.fill(time, d, tiers());
         ResultCharts.fill(sweep, d);
         showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
+        showTransports(d);
+    }
+
+    /**
+     * A transports step shows its grouped bar chart (P50 first-screen latency per network profile) in place of the
+     * CDF and time charts: drawn from the step's result when the step has ended, a note while its cells run.
+     */
+    private void showTransports(RunResult.StepOutcome d) {
+        boolean transports = d != null && TransportsSpec.TYPE.equals(d.type());
+        transportsHolder.setVisible(transports);
+        chartGrid.setVisible(!transports);
+        if (!transports) {
+            transportsHolder.getChildren().clear();
+        } else if (d.result() instanceof TransportsResult r) {
+            transportsHolder.getChildren().setAll(org.latencylab.charts.results.ResultCharts.transports(
+                    "P50 first-screen latency · " + r.label(), r, theme));
+        } else {
+            Label wait = new Label("Transports step running: the grouped bars of P50 first-screen latency appear"
+                    + " when its cells have run" + (d.stats() == null ? "" : " (" + d.stats().sent()
+                    + " requests so far)"));
+            wait.setId("transportsWaiting");
+            transportsHolder.getChildren().setAll(wait);
+        }
     }
 
     /** @return the tier table of the run shown (the default table before any run) */
@@ -216,6 +248,7 @@ public final class ResultsView {
     public void setTheme(ChartTheme t) {
         theme = t;
         charts.values().forEach(t::apply);
+        showTransports(vm.stepProperty().get());
     }
 
     /** @return the theme in use */
