@@ -73,7 +73,12 @@ public final class MainViewModel {
             viewed++;
             steps.reset(spec.stats());
         });
-        run.setOnProgress(steps::accept);
+        run.setOnProgress(p -> {
+            steps.accept(p);
+            if (p instanceof org.latencylab.engine.transport.TransportsProgress t) {
+                results.showTransportsSoFar(t.soFar());
+            }
+        });
         run.setOnFinished(r -> {
             steps.showRun(r);
             history.refresh();

@@ -108,6 +108,9 @@ public final class TransportsRunner implements StepRunner<TransportsSpec> {
                         }
                         cells.addAll(runCells(spec, label, ctx, profile, connection, transports, links, clients,
                                 schemes, model, httpProtocol, prompt, screen));
+                        ctx.progress(new TransportsProgress(label, new TransportsResult(label, screen.toString(),
+                                transports.stream().map(Transport::id).toList(), spec.networks(), spec.connections(),
+                                List.copyOf(profileLines), List.copyOf(cells))));
                     }
                 } finally {
                     for (LlmClient c : clients.values()) {

@@ -41,6 +41,39 @@ class TransportsRunnerTest {
     }
 
     @Test
+    void eachNetworkAndConnectionModePublishesTheCellsSoFar() throws Exception {
+        RunSpec spec = scenario("""
+                  - type: transports
+                    transports: [sse-h1, grpc]
+                    networks: [wired]
+                    connections: [warm, cold]
+                    requests: 1
+                    promptTokens: 32
+                    maxOutputTokens: 8
+                """);
+        java.util.List<TransportsProgress> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.latencylab.engine.experiment.StepProgressListener listener =
+                new org.latencylab.engine.experiment.StepProgressListener() {
+                    @Override
+                    public void onSnapshot(org.latencylab.engine.api.IntervalSnapshot snapshot) {
+                    }
+
+                    @Override
+                    public void onStepProgress(org.latencylab.engine.experiment.StepProgress p) {
+                        if (p instanceof TransportsProgress t) {
+                            seen.add(t);
+                        }
+                    }
+                };
+        RunResult run = StepCatalog.engine().start(spec, dir.resolve("live"), listener).await(Duration.ofSeconds(120));
+        assertThat(run.status()).as(run.failure()).isEqualTo(RunResult.Status.COMPLETED);
+        TransportsResult last = (TransportsResult) run.steps().get(0).result();
+        assertThat(seen).extracting(t -> t.soFar().cells().size()).containsExactly(2, 4);
+        assertThat(seen.get(1).soFar().cells()).isEqualTo(last.cells());
+        assertThat(seen.get(0).step()).isEqualTo(last.label());
+    }
+
+    @Test
     void everyTransportWarmAndColdThroughAnEmulatedLink() throws Exception {
         RunSpec spec = scenario("""
                   - type: transports

@@ -174,6 +174,7 @@ public final class ResultsView {
         split.setDividerPositions(0.58);
         root.setCenter(split);
         vm.stepProperty().addListener((o, a, d) -> redraw(d));
+        vm.transportsSoFarProperty().addListener((o, a, b) -> showTransports(vm.stepProperty().get()));
     }
 
     private Region withMenu(Region chart, ResultCharts.Kind kind) {
@@ -204,7 +205,8 @@ public final class ResultsView {
 
     /**
      * A transports step shows its grouped bar chart (P50 first-screen latency per network profile) in place of the
-     * CDF and time charts: drawn from the step's result when the step has ended, a note while its cells run.
+     * CDF and time charts: drawn from the step's result when the step has ended, from the cells so far while it runs
+     * (each network profile × connection mode adds its cells), a note before the first cells.
      */
     private void showTransports(RunResult.StepOutcome d) {
         boolean transports = d != null && TransportsSpec.TYPE.equals(d.type());
@@ -215,9 +217,16 @@ public final class ResultsView {
         } else if (d.result() instanceof TransportsResult r) {
             transportsHolder.getChildren().setAll(org.latencylab.charts.results.ResultCharts.transports(
                     "P50 first-screen latency · " + r.label(), r, theme));
+        } else if (vm.transportsSoFarProperty().get() != null
+                && vm.transportsSoFarProperty().get().label().equals(d.label())
+                && !vm.transportsSoFarProperty().get().cells().isEmpty()) {
+            TransportsResult soFar = vm.transportsSoFarProperty().get();
+            transportsHolder.getChildren().setAll(org.latencylab.charts.results.ResultCharts.transports(
+                    "P50 first-screen latency · " + soFar.label() + " (running: " + soFar.cells().size()
+                            + " cells so far)", soFar, theme));
         } else {
             Label wait = new Label("Transports step running: the grouped bars of P50 first-screen latency appear"
-                    + " when its cells have run" + (d.stats() == null ? "" : " (" + d.stats().sent()
+                    + " when its first cells have run" + (d.stats() == null ? "" : " (" + d.stats().sent()
                     + " requests so far)"));
             wait.setId("transportsWaiting");
             transportsHolder.getChildren().setAll(wait);

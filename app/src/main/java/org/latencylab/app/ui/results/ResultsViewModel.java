@@ -42,7 +42,25 @@ public final class ResultsViewModel {
     private final List<String> runNotices = new ArrayList<>();
     private String selected;
     private final ReadOnlyStringWrapper trust = new ReadOnlyStringWrapper("");
+    private final javafx.beans.property.ReadOnlyObjectWrapper<org.latencylab.engine.transport.TransportsResult>
+            transportsSoFar = new javafx.beans.property.ReadOnlyObjectWrapper<>();
     private boolean clientSaturated;
+
+    /**
+     * Takes the cells of a running transports step that have ended (the engine's {@code TransportsProgress}), so the
+     * view can draw the grouped bars before the step ends. Call on the UI thread.
+     *
+     * @param soFar the step's result so far; not null
+     */
+    public void showTransportsSoFar(org.latencylab.engine.transport.TransportsResult soFar) {
+        transportsSoFar.set(java.util.Objects.requireNonNull(soFar, "soFar"));
+    }
+
+    /** @return the latest cells of a running transports step, or null before any (cleared by {@link #reset}) */
+    public javafx.beans.property.ReadOnlyObjectProperty<org.latencylab.engine.transport.TransportsResult>
+            transportsSoFarProperty() {
+        return transportsSoFar.getReadOnlyProperty();
+    }
 
     /**
      * Clears everything for a new run.
@@ -51,6 +69,7 @@ public final class ResultsViewModel {
      */
     public void reset(String runTitle) {
         title.set(runTitle);
+        transportsSoFar.set(null);
         runNotices.clear();
         selected = null;
         result.set(null);
