@@ -104,6 +104,43 @@ final class VariantContext implements StepContext {
     }
 
     @Override
+    public RequestRecord send(GenerationRequest request, RequestTicket ticket, Runnable onFirstToken)
+            throws InterruptedException {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new InterruptedException("run cancelled");
+        }
+        return client.execute(endpoint, request, ticket, onFirstToken);
+    }
+
+    @Override
+    public void openConnections(int inFlight, boolean stream) throws InterruptedException {
+        if (!run.clientOptions().coldConnections() && inFlight >= 1) {
+            int failed = client.openConnections(endpoint, inFlight, stream);
+            if (failed > 0) {
+                notice(failed + " of the requests that open connections to " + endpoint.baseUrl() + " failed;"
+                        + " measured requests open the connections they need");
+            }
+        }
+    }
+
+    @Override
+    public void warmConnection(boolean stream) {
+        if (!run.clientOptions().coldConnections()) {
+            client.warmConnection(endpoint, stream);
+        }
+    }
+
+    @Override
+    public org.latencylab.engine.stats.TierTable tierTable() {
+        return run.tierTable();
+    }
+
+    @Override
+    public void progress(org.latencylab.engine.experiment.StepProgress progress) {
+        run.progress(progress);
+    }
+
+    @Override
     public String prompt(int tokens, boolean cold) {
         return run.prompt(tokens, cold);
     }
