@@ -196,7 +196,12 @@ public final class HtmlReport {
         }
         a("<p><b>Trust check:</b> ");
         if (j.has("trust")) {
-            t(j.get("trust").toString());
+            JsonNode tr = j.get("trust");
+            t(tr.path("message").asText("")
+                    + String.format(java.util.Locale.ROOT, " (hiccup P50 %s / P99 %s / max %s ms; dispatch lag P99 %s ms;"
+                            + " CPU %s ms per request; rule: %s)", num(tr, "hiccup_p50_ms"), num(tr, "hiccup_p99_ms"),
+                            num(tr, "hiccup_max_ms"), num(tr, "dispatch_lag_p99_ms"), num(tr, "cpu_per_request_ms"),
+                            tr.path("rule").asText("–")));
         } else {
             t(r.sourceTool().equals("latencylab")
                     ? "this run carries no trust check of the client (it predates the hiccup meter); see the dispatch"
@@ -492,5 +497,11 @@ public final class HtmlReport {
             }
         }
         return this;
+    }
+
+    /** @return a trust figure of {@code run.json} with two decimals, or "–" when absent or null */
+    private static String num(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || !v.isNumber() ? "–" : String.format(java.util.Locale.ROOT, "%.2f", v.asDouble());
     }
 }
