@@ -240,7 +240,7 @@ public final class LlmClient implements AutoCloseable {
         java.util.concurrent.atomic.AtomicInteger failed = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(wanted);
         for (int i = 0; i < wanted; i++) {
-            Thread.ofVirtual().name("latencylab-connect-" + i).start(() -> {
+            RequestThreads.startWorker("latencylab-connect-" + i, () -> {
                 try {
                     if (!warmConnection(endpoint, stream)) {
                         failed.incrementAndGet();

@@ -15,7 +15,9 @@ import java.util.concurrent.locks.LockSupport;
  * most that much late.
  *
  * <p>An attempt that exceeds its limit is cancelled ({@link Call#cancel()}); its reader then fails with an
- * {@link java.io.IOException} and asks {@link Watch#expired()} which limit fired. Thread-safe.
+ * {@link java.io.IOException} and asks {@link Watch#expired()} which limit fired. The same tick cancels the attempt of
+ * a platform thread that was interrupted (a run being cancelled): unlike a virtual thread's, a platform thread's
+ * blocked socket read does not return on an interrupt ({@link RequestThreads}). Thread-safe.
  */
 final class StallWatchdog implements AutoCloseable {
     /** How often attempts are checked, in milliseconds. */
@@ -37,22 +39,19 @@ final class StallWatchdog implements AutoCloseable {
     StallWatchdog(long firstByteNanos, long idleNanos) {
         this.firstByteNanos = firstByteNanos;
         this.idleNanos = idleNanos;
-        this.thread = Thread.ofPlatform().daemon().name("latencylab-stall-watchdog").unstarted(this::loop);
-        if (firstByteNanos > 0 || idleNanos > 0) {
-            thread.start();
-        }
+        this.thread = Thread.ofPlatform().daemon().name("latencylab-stall-watchdog").start(this::loop);
     }
 
     /**
-     * Starts watching one attempt; {@link Watch#close()} stops it.
+     * Starts watching one attempt of the calling thread; {@link Watch#close()} stops it.
      *
      * @param call   the attempt's call (cancelled on expiry)
      * @param timing its milestones (request written, headers received)
      * @return the watch
      */
     Watch watch(Call call, TimingListener timing) {
-        Watch w = new Watch(call, timing, System.nanoTime());
-        if (thread.isAlive()) {
+        Watch w = new Watch(call, timing, System.nanoTime(), Thread.currentThread());
+        if (!closed) {
             watched.add(w);
         }
         return w;
@@ -79,11 +78,13 @@ final class StallWatchdog implements AutoCloseable {
         private final Call call;
         private final TimingListener timing;
         private final long startNanos;
+        private final Thread owner;
         private volatile StampedBody body;
         private volatile Expiry expired;
 
-        private Watch(Call call, TimingListener timing, long startNanos) {
+        private Watch(Call call, TimingListener timing, long startNanos, Thread owner) {
             this.call = call;
+            this.owner = owner;
             this.timing = timing;
             this.startNanos = startNanos;
         }
@@ -99,7 +100,11 @@ final class StallWatchdog implements AutoCloseable {
         }
 
         private void check(long now) {
-            if (expired != null) {
+            if (expired != null || call.isCanceled()) {
+                return;
+            }
+            if (!owner.isVirtual() && owner.isInterrupted()) {
+                call.cancel(); // the reader sees its interrupt flag and ends the request as cancelled
                 return;
             }
             StampedBody b = body;

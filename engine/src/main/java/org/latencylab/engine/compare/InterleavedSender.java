@@ -1,5 +1,6 @@
 package org.latencylab.engine.compare;
 
+import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
@@ -59,7 +60,7 @@ public final class InterleavedSender {
         AtomicInteger next = new AtomicInteger();
         List<Thread> workers = new ArrayList<>();
         for (int w = 0; w < Math.min(concurrency, Math.max(1, total)); w++) {
-            workers.add(Thread.ofVirtual().name("latencylab-" + label + "-" + w).start(() -> {
+            workers.add(RequestThreads.startWorker("latencylab-" + label + "-" + w, () -> {
                 while (!ctx.cancelled() && !Thread.currentThread().isInterrupted()) {
                     int job = next.getAndIncrement();
                     if (job >= total) {

@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
@@ -60,7 +61,7 @@ final class ClosedLoop {
         // every worker first opens its own connection (and warms the client), then all start together
         java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(n);
         for (int w = 0; w < n; w++) {
-            workers.add(Thread.ofVirtual().name("latencylab-" + label + "-" + w).start(() -> {
+            workers.add(RequestThreads.startWorker("latencylab-" + label + "-" + w, () -> {
                 if (first != null && !ctx.cancelled()) {
                     ctx.warmConnection(first.stream());
                 }

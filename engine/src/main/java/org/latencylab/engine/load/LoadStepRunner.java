@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.experiment.StepContext;
 import org.latencylab.engine.experiment.StepRunner;
 
@@ -26,7 +27,7 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
      * ({@link ClientFirstTokenHook}).
      */
     public LoadStepRunner() {
-        this(task -> Thread.ofVirtual().name("load-request").start(task), ClientFirstTokenHook.INSTANCE);
+        this(RequestThreads.perRequest(), ClientFirstTokenHook.INSTANCE);
     }
 
     /**

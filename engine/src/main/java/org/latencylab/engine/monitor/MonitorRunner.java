@@ -1,5 +1,6 @@
 package org.latencylab.engine.monitor;
 
+import org.latencylab.engine.client.RequestThreads;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -143,7 +144,7 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
             RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label + "/" + name, spec.promptTokens(),
                     intended);
             inFlight.removeIf(t -> !t.isAlive());
-            inFlight.add(Thread.ofVirtual().name("latencylab-" + label + "-" + name).start(() -> {
+            inFlight.add(RequestThreads.startWorker("latencylab-" + label + "-" + name, () -> {
                 ctx.inFlight(+1);
                 try {
                     RequestRecord r = client.execute(endpoints.get(name), req, ticket);

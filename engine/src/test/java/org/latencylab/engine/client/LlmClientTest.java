@@ -397,16 +397,22 @@ class LlmClientTest {
         assertThat(r.e2eNanos()).isPositive();
     }
 
-    @Test
-    void interruptingTheCallingThreadCancelsTheRequest() throws Exception {
+    /**
+     * Both kinds of thread: a virtual thread's blocked read returns on an interrupt; a platform thread's
+     * ({@link RequestThreads}, what measurements use) does not, and the stall watchdog cancels its call.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void interruptingTheCallingThreadCancelsTheRequest(boolean virtual) throws Exception {
         String url = replay(200, 0, chunk("{\"content\":\"a\"}"), 5000, DONE);
         LlmClient c = client();
         AtomicReference<RequestRecord> result = new AtomicReference<>();
         AtomicReference<Boolean> flag = new AtomicReference<>();
-        Thread t = Thread.ofVirtual().start(() -> {
+        Runnable request = () -> {
             result.set(c.execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
             flag.set(Thread.currentThread().isInterrupted());
-        });
+        };
+        Thread t = virtual ? Thread.ofVirtual().start(request) : RequestThreads.startWorker("test-request", request);
         Thread.sleep(300);
         long t0 = System.nanoTime();
         t.interrupt();
