@@ -1,6 +1,5 @@
 package org.latencylab.engine.load;
 
-import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.experiment.StepContext;
 import org.latencylab.engine.experiment.StepRunner;
 
@@ -27,7 +26,7 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
      * ({@link ClientFirstTokenHook}).
      */
     public LoadStepRunner() {
-        this(RequestThreads.perRequest(), ClientFirstTokenHook.INSTANCE);
+        this(task -> Thread.ofVirtual().name("load-request").start(task), ClientFirstTokenHook.INSTANCE);
     }
 
     /**
