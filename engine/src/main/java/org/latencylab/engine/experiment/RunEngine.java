@@ -211,6 +211,9 @@ public final class RunEngine {
                     endpoint = spec.target().endpoint();
                 }
                 client = new LlmClient(spec.client());
+                if (JitWarmUp.enabled()) {
+                    JitWarmUp.run(client, endpoint.protocol()); // before the clock of any step starts
+                }
                 ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,
                         TimeUnit.MILLISECONDS);
                 List<String> labels = spec.stepLabels();

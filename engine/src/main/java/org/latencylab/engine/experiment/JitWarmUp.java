@@ -1,0 +1,98 @@
+package org.latencylab.engine.experiment;
+
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.client.LlmClient;
+import org.latencylab.engine.client.RequestThreads;
+import org.latencylab.engine.sim.SimOptions;
+import org.latencylab.engine.sim.SimProfile;
+import org.latencylab.engine.sim.SimServer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Warms the client's own code paths before a run's clock starts: streams small requests through the real client and
+ * parsers, over loopback, to an in-process simulator with the {@code zero-latency} profile, until the just-in-time
+ * compiler has compiled the request path.
+ *
+ * <p>Why: the JDK AOT cache shipped with the launcher removes class loading and linking from the first requests, but
+ * not interpretation: a method runs interpreted until it was called about 200 times, and reaches the optimising
+ * compiler only after thousands of calls. A closed loop's one warm-up request per worker is far too few; on two cores
+ * the first measured wave of a 1,024-way probe then spent about a millisecond of CPU per send, spreading the sends
+ * over most of a second and delaying the server's reads of them. The requests here are not recorded anywhere.
+ *
+ * <p>Not thread-safe; call from the run's thread before its first step.
+ */
+final class JitWarmUp {
+    /** Requests sent: enough for the optimising compiler's thresholds on the send, read and parse paths. */
+    static final int REQUESTS = 3_000;
+    /** Wall-clock limit, ms: on a slow or busy machine the warm-up stops here, whatever was reached. */
+    static final long LIMIT_MILLIS = 2_500;
+    /** Requests in flight at once. */
+    static final int CONCURRENCY = 4;
+
+    /** System property that turns the warm-up off ({@code false}); the test suites do, except the warm-up's own. */
+    static final String PROPERTY = "latencylab.jitWarmUp";
+
+    private JitWarmUp() {
+    }
+
+    /** @return whether runs warm up (the {@value #PROPERTY} system property is not {@code false}) */
+    static boolean enabled() {
+        return !"false".equals(System.getProperty(PROPERTY));
+    }
+
+    /**
+     * Runs the warm-up; failures are ignored (a failed warm-up only leaves the first requests slower).
+     *
+     * @param client   the client the run will measure with; not null
+     * @param protocol the protocol the run will speak (gRPC warms with OpenAI chat: the shared parts)
+     * @return requests that completed
+     */
+    static int run(LlmClient client, Protocol protocol) {
+        Protocol p = switch (protocol) {
+            case OPENAI_CHAT, OPENAI_COMPLETIONS, ANTHROPIC_MESSAGES, OLLAMA_CHAT, OLLAMA_GENERATE, TGI_GENERATE -> protocol;
+            default -> Protocol.OPENAI_CHAT;
+        };
+        SimServer sim;
+        try {
+            sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().build());
+        } catch (RuntimeException e) {
+            return 0;
+        }
+        try (sim) {
+            Endpoint endpoint = sim.endpoint(p);
+            GenerationRequest request = new GenerationRequest("Warm up the client", 4, 8, true, Map.of());
+            long deadline = System.nanoTime() + LIMIT_MILLIS * 1_000_000L;
+            AtomicInteger next = new AtomicInteger();
+            AtomicInteger done = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            for (int w = 0; w < CONCURRENCY; w++) {
+                threads.add(RequestThreads.startWorker("latencylab-jit-warm-up-" + w, () -> {
+                    while (next.getAndIncrement() < REQUESTS && System.nanoTime() < deadline
+                            && !Thread.currentThread().isInterrupted()) {
+                        if (client.execute(endpoint, request, new RequestTicket(0, "warm-up", 4, System.nanoTime()))
+                                .succeeded()) {
+                            done.incrementAndGet();
+                        }
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    threads.forEach(Thread::interrupt);
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return done.get();
+        }
+    }
+}
