@@ -32,7 +32,7 @@ final class JitWarmUp {
     /** Requests sent: enough for the optimising compiler's thresholds on the send, read and parse paths. */
     static final int REQUESTS = 3_000;
     /** Wall-clock limit, ms: on a slow or busy machine the warm-up stops here, whatever was reached. */
-    static final long LIMIT_MILLIS = 2_500;
+    static final long LIMIT_MILLIS = 1_500;
     /** Requests in flight at once. */
     static final int CONCURRENCY = 4;
 
