@@ -57,6 +57,41 @@ public final class RunComparison {
     }
 
     /**
+     * Labels that tell the runs apart, for legends and table heads: a run's name alone when no other run has it
+     * (unless {@code alwaysTime}), else the name with its start time ({@code started_at} of {@code run.json}, UTC, to
+     * the second), and when even that is shared (e.g. a copied run directory) also the directory's name.
+     *
+     * @param runs       the runs, in order
+     * @param alwaysTime whether every label carries the start time (a legend of runs that differ only in time)
+     * @return one label per run, in the same order; distinct unless two runs share name, time and directory name
+     */
+    public static List<String> labels(List<RunInfo> runs, boolean alwaysTime) {
+        List<String> names = runs.stream().map(RunInfo::name).toList();
+        List<String> timed = new ArrayList<>();
+        for (RunInfo r : runs) {
+            boolean shared = java.util.Collections.frequency(names, r.name()) > 1;
+            timed.add(shared || alwaysTime ? r.name() + " · " + startText(r) : r.name());
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            out.add(java.util.Collections.frequency(timed, timed.get(i)) > 1
+                    ? timed.get(i) + " · " + runs.get(i).dir().getFileName() : timed.get(i));
+        }
+        return out;
+    }
+
+    /** @return {@code started 2026-11-30 09:12:05 UTC}, or {@code start unknown} */
+    private static String startText(RunInfo r) {
+        try {
+            java.time.Instant t = java.time.Instant.parse(r.runJson().path("started_at").asText(""));
+            return "started " + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'",
+                    java.util.Locale.ROOT).withZone(java.time.ZoneOffset.UTC).format(t);
+        } catch (java.time.format.DateTimeParseException e) {
+            return "start unknown";
+        }
+    }
+
+    /**
      * One line of the difference table.
      *
      * @param metric     metric id
