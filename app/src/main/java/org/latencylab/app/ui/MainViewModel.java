@@ -243,7 +243,7 @@ public final class MainViewModel {
      * @param runs the runs, the first being the baseline
      */
     public void compare(java.util.List<RunEntry> runs) {
-        compare.compare(history.store(), runs);
+        compare.compare(runs);
     }
 
     /**

@@ -101,7 +101,12 @@ class CompareFlowTest {
         });
         robot.clickOn("#compareButton");
         CompareViewModel cmp = vm.compare();
-        waitUntil(30, () -> cmp.loadedProperty().get() != null && cmp.rows().size() == 9);
+        try {
+            waitUntil(30, () -> cmp.loadedProperty().get() != null && cmp.rows().size() == 9);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("no comparison: " + fx(() -> cmp.messageProperty().get() + "; rows "
+                    + cmp.rows().size() + "; selected " + history.getSelectionModel().getSelectedItems().size()), e);
+        }
 
         CompareViewModel.Loaded loaded = fx(() -> cmp.loadedProperty().get());
         assertThat(loaded.entries()).hasSize(3);
@@ -175,9 +180,9 @@ class CompareFlowTest {
         assertThat(fx(() -> defs.rows().get(0).ttft().count())).isEqualTo(16);
         Label msg = robot.lookup("#definitionsMessage").queryAs(Label.class);
         assertThat(fx(msg::getText)).startsWith("16 successful streamed requests");
-        ListView<?> sources = robot.lookup("#definitionsSources").queryAs(ListView.class);
-        assertThat(fx(() -> sources.getItems().size())).isEqualTo(4);
-        assertThat(fx(() -> sources.getItems().get(1).toString())).startsWith("vLLM bench serve: TTFT stops at")
-                .contains("(source: vllm/benchmarks/");
+        javafx.scene.layout.VBox sources = robot.lookup("#definitionsSources").queryAs(javafx.scene.layout.VBox.class);
+        List<String> lines = fx(() -> sources.getChildren().stream().map(n -> ((Label) n).getText()).toList());
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(1)).startsWith("vLLM bench serve: TTFT stops at").contains("(source: vllm/benchmarks/");
     }
 }

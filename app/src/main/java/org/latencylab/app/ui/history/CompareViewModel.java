@@ -12,18 +12,17 @@ import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.app.ui.results.MetricGlossary;
 import org.latencylab.engine.compare.RunComparison;
-import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.stats.LatencyCdf;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
  * Any number of saved runs (LatencyLab's own and imported ones) side by side: each run's {@code run.json} summary
- * and its main step are read in the background, then the view overlays one CDF per run and shows a difference
+ * and its TTFT and E2E distributions are read in the background (by the engine's {@link RunComparison}), then the view overlays one CDF per run and shows a difference
  * table of P50/P95/P99 of TTFT, ITL and E2E against a chosen baseline run (Δ ms and Δ %). The numbers are those each
  * run concluded ({@link RunComparison}, the same as {@code latencylab compare} and the HTML report); nothing is
  * recomputed. Not thread-safe: call it on the UI thread.
@@ -53,10 +52,9 @@ public final class CompareViewModel {
      * Loads and compares runs in the background; the first becomes the baseline. Fewer than two runs only set the
      * message. A later call supersedes one still loading.
      *
-     * @param store   runs folder
      * @param entries the runs, in the order of the legend and the table's columns
      */
-    public void compare(RunStore store, List<RunEntry> entries) {
+    public void compare(List<RunEntry> entries) {
         if (entries.size() < 2) {
             message.set("Select two or more runs in History (Ctrl+click) to compare them.");
             return;
@@ -64,7 +62,7 @@ public final class CompareViewModel {
         List<RunEntry> chosen = List.copyOf(entries);
         long token = ++generation;
         message.set("loading " + chosen.size() + " runs…");
-        executor.submit("compare runs", () -> load(store, chosen), (Loaded l) -> {
+        executor.submit("compare runs", () -> load(chosen), (Loaded l) -> {
             if (token != generation) {
                 return;
             }
@@ -79,15 +77,14 @@ public final class CompareViewModel {
         });
     }
 
-    /** Reads the runs (disk; runs on a background thread). */
-    private static Loaded load(RunStore store, List<RunEntry> entries) {
-        List<Path> dirs = entries.stream().map(RunEntry::directory).toList();
-        List<RunComparison.RunInfo> infos = RunComparison.load(dirs);
-        List<RunResult.StepOutcome> steps = new ArrayList<>();
-        for (RunEntry e : entries) {
-            steps.add(mainStep(store.open(e.directory())));
+    /** Reads the runs' summaries and distributions (disk; runs on a background thread). */
+    private static Loaded load(List<RunEntry> entries) {
+        List<RunComparison.RunInfo> infos = RunComparison.load(entries.stream().map(RunEntry::directory).toList());
+        List<Map<String, LatencyCdf>> cdfs = new ArrayList<>();
+        for (RunComparison.RunInfo r : infos) {
+            cdfs.add(RunComparison.distributions(r));
         }
-        return new Loaded(entries, infos, RunComparison.labels(infos, true), steps);
+        return new Loaded(entries, infos, RunComparison.labels(infos, true), cdfs);
     }
 
     /**
@@ -104,17 +101,6 @@ public final class CompareViewModel {
         }
         baseline.set(index);
         rows.setAll(table(l.infos(), index));
-    }
-
-    /**
-     * @param r a run's result model
-     * @return the step compared: the one with the most successful requests (the first of equals)
-     * @throws IllegalArgumentException when the run has no step
-     */
-    public static RunResult.StepOutcome mainStep(RunResult r) {
-        return r.steps().stream().filter(s -> s.stats() != null)
-                .reduce((x, y) -> y.stats().succeeded() > x.stats().succeeded() ? y : x)
-                .orElseThrow(() -> new IllegalArgumentException(r.runDirectory() + ": the run has no step to compare"));
     }
 
     /**
@@ -171,28 +157,28 @@ public final class CompareViewModel {
      * @param entries the history entries, in order
      * @param infos   their {@code run.json} summaries, same order
      * @param labels  distinct labels (name and start time, plus the directory when those are shared), same order
-     * @param steps   each run's compared step (the one with the most successful requests), same order
+     * @param cdfs    each run's TTFT and E2E distributions ({@link RunComparison#distributions}), same order
      */
     public record Loaded(List<RunEntry> entries, List<RunComparison.RunInfo> infos, List<String> labels,
-                         List<RunResult.StepOutcome> steps) {
+                         List<Map<String, LatencyCdf>> cdfs) {
         /** Copies the lists; all four must be of one size. */
         public Loaded {
             entries = List.copyOf(entries);
             infos = List.copyOf(infos);
             labels = List.copyOf(labels);
-            steps = List.copyOf(steps);
-            if (infos.size() != entries.size() || labels.size() != entries.size() || steps.size() != entries.size()) {
-                throw new IllegalArgumentException("entries, infos, labels and steps must be of one size");
+            cdfs = List.copyOf(cdfs);
+            if (infos.size() != entries.size() || labels.size() != entries.size() || cdfs.size() != entries.size()) {
+                throw new IllegalArgumentException("entries, infos, labels and cdfs must be of one size");
             }
         }
 
         /**
-         * @param metric {@code ttft}, {@code e2e} (the distributions a step keeps for CDF charts)
+         * @param metric {@code ttft} or {@code e2e}
          * @param run    index of the run
          * @return that run's distribution in ms, or null when the run has none
          */
         public LatencyCdf cdf(String metric, int run) {
-            LatencyCdf c = steps.get(run).cdfs().get(metric);
+            LatencyCdf c = cdfs.get(run).get(metric);
             return c == null || c.valuesMs().length == 0 ? null : c;
         }
     }

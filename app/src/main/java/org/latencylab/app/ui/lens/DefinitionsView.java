@@ -3,7 +3,7 @@ package org.latencylab.app.ui.lens;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
-import javafx.scene.control.ListView;
+import javafx.scene.control.ScrollPane;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
 import javafx.scene.layout.Priority;
@@ -36,15 +36,21 @@ public final class DefinitionsView {
         table.getColumns().add(col("ITL P50 / P95", r -> DefinitionsViewModel.Row.p50p95(r.itl()), "itl"));
         table.getColumns().add(col("TPOT P50 / P95", r -> DefinitionsViewModel.Row.p50p95(r.tpot()), "tpot"));
         table.setFixedCellSize(26);
-        table.setPrefHeight(26 * 5 + 32);
+        table.setPrefHeight(26 * vm.sources().size() + 36);
         table.setMinHeight(Region.USE_PREF_SIZE);
-        ListView<String> sources = new ListView<>(vm.sources());
+        VBox sources = new VBox(6);
         sources.setId("definitionsSources");
-        sources.setFocusTraversable(false);
+        for (String line : vm.sources()) { // one wrapped line per definition: its rules and where they were read
+            Label l = new Label(line);
+            l.setWrapText(true);
+            sources.getChildren().add(l);
+        }
+        ScrollPane scroll = new ScrollPane(sources);
+        scroll.setFitToWidth(true);
         Label head = new Label("What each tool measures");
         head.getStyleClass().add("text-bold");
-        root = new VBox(6, msg, table, head, sources);
-        VBox.setVgrow(sources, Priority.ALWAYS);
+        root = new VBox(6, msg, table, head, scroll);
+        VBox.setVgrow(scroll, Priority.ALWAYS);
         root.setPadding(new Insets(6, 8, 6, 8));
     }
 
