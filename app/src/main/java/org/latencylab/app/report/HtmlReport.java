@@ -439,8 +439,9 @@ public final class HtmlReport {
         a("<h2>Comparison</h2>\n<p>Difference of each run against the baseline, run ").a(Integer.toString(baseline + 1))
                 .a(" (").t(runs.get(baseline).name()).a("): value, Δ ms and Δ %. Each tool's numbers follow its own"
                         + " definitions (see the lens).</p>\n<table><tr><th class=\"l\">metric</th>");
+        List<String> labels = RunComparison.labels(runs, false); // same-named runs told apart by start time
         for (int i = 0; i < runs.size(); i++) {
-            a("<th>").t((i + 1) + ". " + runs.get(i).name() + (i == baseline ? " (baseline)" : "")).a("</th>");
+            a("<th>").t((i + 1) + ". " + labels.get(i) + (i == baseline ? " (baseline)" : "")).a("</th>");
         }
         a("</tr>\n");
         for (RunComparison.Row row : diffs) {
@@ -468,7 +469,7 @@ public final class HtmlReport {
             double hi = 0;
             for (int i = 0; i < runs.size(); i++) {
                 SampleSet s = org.latencylab.charts.results.EndpointCharts.samples((i + 1) + ". "
-                        + runs.get(i).name(), records.get(i), e2e ? RequestRecord::e2eNanos : RequestRecord::ttftNanos);
+                        + labels.get(i), records.get(i), e2e ? RequestRecord::e2eNanos : RequestRecord::ttftNanos);
                 if (s.size() > 0) {
                     sets.add(s);
                     for (double v : s.values()) {
