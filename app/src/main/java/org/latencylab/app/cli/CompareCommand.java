@@ -36,9 +36,10 @@ final class CompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<RunComparison.RunInfo> infos = RunComparison.load(runs);
         List<RunComparison.Row> rows = RunComparison.differences(infos, baseline - 1);
+        List<String> labels = RunComparison.labels(infos, false);
         for (int i = 0; i < infos.size(); i++) {
             RunComparison.RunInfo r = infos.get(i);
-            out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, r.name(), r.sourceTool(),
+            out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, labels.get(i), r.sourceTool(),
                     i == baseline - 1 ? " — baseline" : "",
                     r.missingMetrics().isEmpty() ? "" : "; lacks " + String.join(", ", r.missingMetrics()));
         }

@@ -61,11 +61,13 @@ public final class HtmlReport {
      * @param baseline index of the baseline run for the difference table (0 = the first)
      * @param out      the HTML file to write (parent directories are created)
      * @return {@code out}
-     * @throws IllegalArgumentException when a directory is not a run directory or the baseline is out of range
+     * @throws IllegalArgumentException when a directory is not a run directory, the baseline is out of range, or
+     *                                  {@code out} is a directory or lies below a file
      * @throws UncheckedIOException     when a file cannot be read or written
      * @throws IllegalStateException    when a chart cannot be rendered
      */
     public static Path write(List<Path> runDirs, int baseline, Path out) {
+        checkTarget(out);
         List<RunComparison.RunInfo> runs = RunComparison.load(runDirs);
         List<RunComparison.Row> diffs = RunComparison.differences(runs, baseline);
         List<List<RequestRecord>> records = new ArrayList<>();
@@ -84,6 +86,43 @@ public final class HtmlReport {
             throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
         }
         return out;
+    }
+
+    /**
+     * @param key   an {@code environment} field of {@code run.json}
+     * @param value its value
+     * @return the value as shown: {@code clock_origin_epoch_ms} (read back as a double, which would print as
+     *         {@code 1.7E12}) as an ISO-8601 UTC time and the whole milliseconds, anything else as its text
+     */
+    static String envValue(String key, JsonNode value) {
+        if (key.equals("clock_origin_epoch_ms") && value.isNumber()) {
+            long ms = (long) Math.floor(value.asDouble());
+            return java.time.Instant.ofEpochMilli(ms) + " (" + ms + " ms since 1970-01-01 UTC)";
+        }
+        return value.asText();
+    }
+
+    /**
+     * Checks that {@code out} can be created as a file before any work is done.
+     *
+     * @param out the report file
+     * @throws IllegalArgumentException when {@code out} is a directory or a parent of it is a file (the message
+     *                                  names that path)
+     */
+    static void checkTarget(Path out) {
+        Path abs = out.toAbsolutePath().normalize();
+        if (Files.isDirectory(abs)) {
+            throw new IllegalArgumentException("cannot write report: " + out + " is a directory; give a file name,"
+                    + " e.g. " + out.resolve("report.html"));
+        }
+        for (Path p = abs.getParent(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new IllegalArgumentException("cannot write report: " + p + " is a file, not a folder");
+                }
+                return;
+            }
+        }
     }
 
     private void document(List<RunComparison.RunInfo> runs, List<List<RequestRecord>> records,
@@ -191,7 +230,7 @@ public final class HtmlReport {
         if (env.isObject()) {
             a("<p><b>Environment:</b> ");
             List<String> parts = new ArrayList<>();
-            env.fields().forEachRemaining(e -> parts.add(e.getKey() + " " + e.getValue().asText()));
+            env.fields().forEachRemaining(e -> parts.add(e.getKey() + " " + envValue(e.getKey(), e.getValue())));
             t(String.join(" · ", parts)).a("</p>\n");
         }
         a("<p><b>Trust check:</b> ");
@@ -400,8 +439,9 @@ public final class HtmlReport {
         a("<h2>Comparison</h2>\n<p>Difference of each run against the baseline, run ").a(Integer.toString(baseline + 1))
                 .a(" (").t(runs.get(baseline).name()).a("): value, Δ ms and Δ %. Each tool's numbers follow its own"
                         + " definitions (see the lens).</p>\n<table><tr><th class=\"l\">metric</th>");
+        List<String> labels = RunComparison.labels(runs, false); // same-named runs told apart by start time
         for (int i = 0; i < runs.size(); i++) {
-            a("<th>").t((i + 1) + ". " + runs.get(i).name() + (i == baseline ? " (baseline)" : "")).a("</th>");
+            a("<th>").t((i + 1) + ". " + labels.get(i) + (i == baseline ? " (baseline)" : "")).a("</th>");
         }
         a("</tr>\n");
         for (RunComparison.Row row : diffs) {
@@ -429,7 +469,7 @@ public final class HtmlReport {
             double hi = 0;
             for (int i = 0; i < runs.size(); i++) {
                 SampleSet s = org.latencylab.charts.results.EndpointCharts.samples((i + 1) + ". "
-                        + runs.get(i).name(), records.get(i), e2e ? RequestRecord::e2eNanos : RequestRecord::ttftNanos);
+                        + labels.get(i), records.get(i), e2e ? RequestRecord::e2eNanos : RequestRecord::ttftNanos);
                 if (s.size() > 0) {
                     sets.add(s);
                     for (double v : s.values()) {

@@ -93,7 +93,8 @@ public final class MainView {
         Tab endpointTab = tab("Endpoint", endpoints.editor(), "Edit the selected endpoint; test the connection");
         Tab experimentTab = tab("Experiment", experiment.root(), "Probe, context sweep, load test or grid");
         resultsTab = tab("Results", resultsPane(), "Live charts and the summary of the run on screen");
-        compareTab = tab("Compare", compare.root(), "Two saved runs side by side");
+        compareTab = tab("Compare", compare.root(), "Saved runs side by side: CDFs and differences against a"
+                + " baseline run");
         Tab settingsTab = tab("Settings", settings.root(), "Theme, tier table, SLOs, data folder");
         Tab rankingsTab = tab("Rankings", new org.latencylab.app.ui.workflow.RankingView(vm.ranking(),
                 vm.endpoints().simProfiles()).root(), "Rank endpoints by P95 TTFT; SLO budget; HTML report");
@@ -132,16 +133,37 @@ public final class MainView {
      * the results view alone otherwise.
      */
     private javafx.scene.Node resultsPane() {
-        SplitPane split = new SplitPane();
+        // the results view and, in a second tab, the metric-definition lens of the run shown (read when looked at)
+        org.latencylab.app.ui.lens.DefinitionsView definitions =
+                new org.latencylab.app.ui.lens.DefinitionsView(vm.definitions());
+        Tab charts = new Tab("Charts and table", results.root());
+        Tab lens = new Tab("Definitions", definitions.root());
+        lens.setId("definitionsTab");
+        lens.setTooltip(Controls.tip("TTFT, ITL and TPOT of this run's requests under LatencyLab's, vLLM bench's,"
+                + " GuideLLM's and AIPerf's definitions, side by side"));
+        TabPane inner = new TabPane(charts, lens);
+        inner.setId("resultsTabs");
+        inner.setTabClosingPolicy(TabPane.TabClosingPolicy.UNAVAILABLE);
+        Runnable showLens = () -> {
+            if (lens.isSelected()) {
+                vm.definitions().show(vm.results().resultProperty().get());
+            }
+        };
+        lens.selectedProperty().addListener((o, a, b) -> showLens.run());
+        vm.results().resultProperty().addListener((o, a, b) -> showLens.run());
+        SplitPane split = new SplitPane(inner);
         split.setOrientation(Orientation.VERTICAL);
+        // the steps panel is added above the results and removed again; the results stay where they are: taking them
+        // out and putting them back (setAll) re-applied CSS to every node of the results view and laid all of it out
+        // again on the FX thread, the longest stall of a load test (about 200 ms of FX-thread CPU when the panel
+        // first showed)
         Runnable layout = () -> {
-            if (steps.root().isVisible()) {
-                if (split.getItems().size() != 2) {
-                    split.getItems().setAll(steps.root(), results.root());
-                    split.setDividerPositions(0.45);
-                }
-            } else if (split.getItems().size() != 1) {
-                split.getItems().setAll(results.root());
+            boolean shown = split.getItems().contains(steps.root());
+            if (steps.root().isVisible() && !shown) {
+                split.getItems().add(0, steps.root());
+                split.setDividerPositions(0.45);
+            } else if (!steps.root().isVisible() && shown) {
+                split.getItems().remove(steps.root());
             }
         };
         steps.root().visibleProperty().addListener((o, a, b) -> layout.run());
@@ -196,7 +218,7 @@ public final class MainView {
         copy.setTooltip(Controls.tip("Copy the CDF chart to the clipboard as an image (Ctrl+Shift+C)"));
         copy.setOnAction(e -> results.copyAsImage(ResultCharts.Kind.CDF));
         Button cmp = new Button("Compare");
-        cmp.setTooltip(Controls.tip("Compare the two runs selected in History (Ctrl+D)"));
+        cmp.setTooltip(Controls.tip("Compare the runs selected in History, two or more (Ctrl+D)"));
         cmp.setOnAction(e -> history.compareSelected(this::compare));
         Button theme = new Button("Light/Dark");
         theme.setTooltip(Controls.tip("Switch between light and dark theme (Ctrl+T)"));
@@ -311,8 +333,8 @@ public final class MainView {
         }
     }
 
-    private void compare(org.latencylab.app.ui.history.RunEntry a, org.latencylab.app.ui.history.RunEntry b) {
-        vm.compare(a, b);
+    private void compare(java.util.List<org.latencylab.app.ui.history.RunEntry> runs) {
+        vm.compare(runs);
         tabs.getSelectionModel().select(compareTab);
     }
 
@@ -414,6 +436,11 @@ public final class MainView {
     /** @return the load-test, grid and steps panel of the Results tab */
     public StepsView steps() {
         return steps;
+    }
+
+    /** @return the compare view */
+    public CompareView compare() {
+        return compare;
     }
 
     /** @return the history view */

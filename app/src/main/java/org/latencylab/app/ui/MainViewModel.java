@@ -43,6 +43,7 @@ public final class MainViewModel {
     private final org.latencylab.app.ui.workflow.RankingViewModel ranking;
     private final HistoryViewModel history;
     private final CompareViewModel compare;
+    private final org.latencylab.app.ui.lens.DefinitionsViewModel definitions;
     private final SettingsViewModel settingsVm;
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>(Theme.LIGHT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
@@ -68,6 +69,7 @@ public final class MainViewModel {
         this.run = new RunViewModel(executor, launcher, results);
         this.history = new HistoryViewModel(executor, new RunStore(dirs.runsDir()));
         this.compare = new CompareViewModel(executor);
+        this.definitions = new org.latencylab.app.ui.lens.DefinitionsViewModel(executor);
         this.settingsVm = new SettingsViewModel();
         run.setOnStarted(spec -> {
             viewed++;
@@ -236,13 +238,12 @@ public final class MainViewModel {
     }
 
     /**
-     * Compares two saved runs.
+     * Compares saved runs (fewer than two only set the compare view's message).
      *
-     * @param a baseline
-     * @param b other
+     * @param runs the runs, the first being the baseline
      */
-    public void compare(RunEntry a, RunEntry b) {
-        compare.compare(history.store(), a, b);
+    public void compare(java.util.List<RunEntry> runs) {
+        compare.compare(runs);
     }
 
     /**
@@ -298,6 +299,11 @@ public final class MainViewModel {
     /** @return the comparison of two runs */
     public CompareViewModel compare() {
         return compare;
+    }
+
+    /** @return the Definitions panel of Results (the metric-definition lens) */
+    public org.latencylab.app.ui.lens.DefinitionsViewModel definitions() {
+        return definitions;
     }
 
     /** @return the settings form */

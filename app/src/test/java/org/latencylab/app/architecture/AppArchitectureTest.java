@@ -32,13 +32,16 @@ class AppArchitectureTest {
     @Test
     void theCommandLineAndTheResultsViewsNeverReadRequestsBack() {
         noClasses().that().resideInAnyPackage("org.latencylab.app.cli..", "org.latencylab.app.report..",
-                        "org.latencylab.app.ui.results..", "org.latencylab.app.ui.history..")
+                        "org.latencylab.app.ui.results..", "org.latencylab.app.ui.history..",
+                        "org.latencylab.app.ui.lens..")
                 .and().doNotHaveFullyQualifiedName("org.latencylab.app.cli.LensCommand")
                 .and().doNotHaveFullyQualifiedName("org.latencylab.app.report.HtmlReport")
+                .and().doNotHaveFullyQualifiedName("org.latencylab.app.ui.lens.DefinitionsViewModel")
                 .should().callMethod(RequestLog.class, "read", Path.class)
                 .orShould().callMethod(RequestLog.class, "forEach", Path.class, Consumer.class)
                 .because("a run and its views show the engine's result model; only the per-request analyses of a"
-                        + " finished run (the metric-definition lens and the HTML report, which re-time every request"
+                        + " finished run (the metric-definition lens, on the command line and in the window, and the HTML"
+                        + " report, which re-time every request"
                         + " under other tools' definitions) read requests.jsonl, once, after the run")
                 .check(APP);
     }

@@ -89,5 +89,40 @@ class WorkflowCommandsTest {
         }
         // the run's own CDF, the two comparison CDFs (TTFT, E2E) and the imported run's CDF
         assertThat(images).isGreaterThanOrEqualTo(4);
+        // the clock origin as a time a reader can use, not 1.76E12
+        assertThat(page).containsPattern("clock_origin_epoch_ms \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d(\\.\\d+)?Z"
+                + " \\(\\d{13} ms since 1970-01-01 UTC\\)").doesNotContainPattern("clock_origin_epoch_ms [0-9.]+E");
+
+        // an output path below a file: one clear sentence and exit 2, before any chart is rendered
+        Path blocker = dir.resolve("not-a-folder");
+        Files.writeString(blocker, "x");
+        CommandLineTest.Result bad = run("report", dir.resolve("run").toString(), "--out",
+                blocker.resolve("sub/x.html").toString());
+        assertThat(bad.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(bad.err()).contains("cannot write report: " + blocker.toAbsolutePath() + " is a file");
+    }
+
+    @Test
+    void compareTellsTwoRunsOfTheSameNameApart(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("s.yaml");
+        Files.writeString(scenario, """
+                name: twin
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: probe, requests: 10, concurrency: 2, promptTokens: 64, maxOutputTokens: 4}
+                """);
+        assertThat(run("run", scenario.toString(), "--no-charts", "--out", dir.resolve("a").toString()).code()).isZero();
+        // a copied directory: same name and the same start time, told apart by its directory name
+        Path copy = dir.resolve("a-copy");
+        try (var walk = Files.walk(dir.resolve("a"))) {
+            for (Path p : walk.toList()) {
+                Files.copy(p, copy.resolve(dir.resolve("a").relativize(p).toString()));
+            }
+        }
+        CommandLineTest.Result c = run("compare", dir.resolve("a").toString(), copy.toString());
+        assertThat(c.code()).as(c.err()).isZero();
+        assertThat(c.out()).containsPattern("1\\. twin · started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC · a "
+                        + "\\(latencylab\\) — baseline")
+                .containsPattern("2\\. twin · started [0-9: -]+ UTC · a-copy \\(latencylab\\)");
     }
 }

@@ -18,11 +18,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@code screenshot OUT.png}: runs a 2k/8k/32k sweep on the simulator, then writes a PNG of the window;</li>
  *   <li>{@code bench}: measures the longest gap between JavaFX pulses (an {@link AnimationTimer} pulse-gap monitor)
- *       while a probe streams about 100 requests/s into the live charts, and prints it;</li>
+ *       while a probe streams about 100 requests/s into the live charts, and prints it with the FX thread's own CPU
+ *       time in that gap and the most CPU it spent between any two pulses (a gap much longer than its CPU time
+ *       was spent waiting for a core or in a collector pause, not working on the FX thread);</li>
  *   <li>{@code window OUT.png [KIND]}: a PNG of the window as it opens (e.g. to look at the history list), with the
  *       experiment form of KIND ({@code PROBE}, {@code SWEEP}, {@code LOAD}, {@code GRID});</li>
  *   <li>{@code screenshot-load OUT.png} / {@code screenshot-grid OUT.png}: a PNG of the window while a load test
  *       (a burst) or a 3 × 3 grid runs;</li>
+ *   <li>{@code compare OUT.png [e2e]}: every run of the history selected and compared, a PNG of the window (the
+ *       Compare tab, TTFT CDFs or, with a third argument, E2E);</li>
+ *   <li>{@code definitions OUT.png}: the newest run opened, a PNG of its Definitions tab in Results;</li>
  *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
  *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
  *       with the live load charts, the results charts and the table all updating.</li>
@@ -56,6 +61,29 @@ public final class DesktopTool {
                     fx(() -> vm.experiment().kindProperty().set(ExperimentViewModel.Kind.valueOf(args[2])));
                 }
                 Thread.sleep(4000); // the history loads in the background
+                CompletableFuture<WritableImage> img = new CompletableFuture<>();
+                Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
+                ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png",
+                        Path.of(args[1]).toFile());
+            } else if (args[0].equals("compare") || args[0].equals("definitions")) {
+                Thread.sleep(4000); // the history loads in the background
+                if (args[0].equals("compare")) {
+                    fx(() -> {
+                        app.view().history().list().getSelectionModel().selectAll();
+                        ((javafx.scene.control.Button) app.stage().getScene().lookup("#compareButton")).fire();
+                    });
+                    Thread.sleep(4000);
+                    if (args.length > 2) { // the CDF of E2E instead of TTFT
+                        fx(() -> app.view().compare().root().lookupAll("#compareMetric").forEach(n ->
+                                ((javafx.scene.control.ComboBox<?>) n).getSelectionModel().select(1)));
+                    }
+                } else {
+                    fx(() -> vm.history().open(app.view().history().list().getItems().get(0)));
+                    Thread.sleep(3000);
+                    fx(() -> ((javafx.scene.control.TabPane) app.stage().getScene().lookup("#resultsTabs"))
+                            .getSelectionModel().select(1));
+                }
+                Thread.sleep(3000);
                 CompletableFuture<WritableImage> img = new CompletableFuture<>();
                 Platform.runLater(() -> img.complete(app.stage().getScene().snapshot(null)));
                 ImageIO.write(SwingFXUtils.fromFXImage(img.get(30, TimeUnit.SECONDS), null), "png",
@@ -187,16 +215,30 @@ public final class DesktopTool {
         AtomicLong last = new AtomicLong();
         AtomicLong maxGap = new AtomicLong();
         AtomicLong pulses = new AtomicLong();
+        // the FX thread's own CPU time between two pulses: what it worked (the rest of a gap is waiting for a core,
+        // or a collector pause)
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        AtomicLong lastCpu = new AtomicLong(-1);
+        AtomicLong maxCpu = new AtomicLong();
+        AtomicLong cpuOfMaxGap = new AtomicLong();
         java.util.List<long[]> gaps = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         long origin = System.nanoTime();
+        long originWallMs = System.currentTimeMillis();
         AnimationTimer monitor = new AnimationTimer() {
             @Override
             public void handle(long now) {
+                long cpu = threads.getCurrentThreadCpuTime();
+                long prevCpu = lastCpu.getAndSet(cpu);
                 long prev = last.getAndSet(now);
                 if (prev != 0) {
-                    maxGap.accumulateAndGet(now - prev, Math::max);
+                    long worked = prevCpu < 0 ? 0 : cpu - prevCpu;
+                    maxCpu.accumulateAndGet(worked, Math::max);
+                    if (now - prev > maxGap.get()) {
+                        maxGap.set(now - prev);
+                        cpuOfMaxGap.set(worked);
+                    }
                     if (now - prev > 100_000_000L) {
-                        gaps.add(new long[]{(prev - origin) / 1_000_000, (now - prev) / 1_000_000});
+                        gaps.add(new long[]{(prev - origin) / 1_000_000, (now - prev) / 1_000_000, worked / 1_000_000});
                     }
                 }
                 pulses.incrementAndGet();
@@ -211,11 +253,12 @@ public final class DesktopTool {
         CompletableFuture<Long> n = new CompletableFuture<>();
         Platform.runLater(() -> n.complete(vm.run().lastResultProperty().get().overall().sent()));
         long requests = n.get();
-        System.out.printf("requests %d in %.1f s (%.0f req/s); pulses %d; longest pulse gap %.1f ms%n", requests,
-                seconds, requests / seconds, pulses.get(), maxGap.get() / 1e6);
+        System.out.printf("requests %d in %.1f s (%.0f req/s); pulses %d; longest pulse gap %.1f ms (FX-thread CPU"
+                + " in it %.1f ms); most FX-thread CPU between two pulses %.1f ms%n", requests, seconds,
+                requests / seconds, pulses.get(), maxGap.get() / 1e6, cpuOfMaxGap.get() / 1e6, maxCpu.get() / 1e6);
         synchronized (gaps) {
-            gaps.forEach(g -> System.out.printf("gap > 100 ms: %d ms long, starting %d ms after the monitor%n", g[1],
-                    g[0]));
+            gaps.forEach(g -> System.out.printf("gap > 100 ms: %d ms long (FX-thread CPU %d ms), starting %d ms after"
+                    + " the monitor (%s)%n", g[1], g[2], g[0], java.time.Instant.ofEpochMilli(originWallMs + g[0])));
         }
     }
 

@@ -2,14 +2,19 @@ package org.latencylab.engine.compare;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.latencylab.engine.api.Nanos;
+import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.stats.LatencyCdf;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Compares any number of finished runs (LatencyLab's own or imported) on the summaries their {@code run.json}
@@ -53,6 +58,79 @@ public final class RunComparison {
                 }
             }
             return Double.NaN;
+        }
+    }
+
+    /**
+     * The TTFT and E2E distributions of a run's successful measured requests (warm-up and cool-down left out), read
+     * from its {@code requests.jsonl}, for overlaid CDF charts. Works alike for LatencyLab's runs and imported ones
+     * (whose records carry their tool's timings). Blocking (disk).
+     *
+     * @param run a run as {@link #load} read it
+     * @return {@code "ttft"} and {@code "e2e"} → every value in ms, sorted ascending ({@link LatencyCdf#exact()});
+     *         empty distributions when the run has no {@code requests.jsonl}
+     * @throws IllegalArgumentException when a line of the file is malformed (the message names the file)
+     * @throws UncheckedIOException     when the file cannot be read
+     */
+    public static Map<String, LatencyCdf> distributions(RunInfo run) {
+        Path log = run.dir().resolve(RequestLog.FILE_NAME);
+        List<Double> ttft = new ArrayList<>();
+        List<Double> e2e = new ArrayList<>();
+        if (Files.isRegularFile(log)) {
+            RequestLog.forEach(log, r -> {
+                if (r.succeeded() && r.measured()) {
+                    if (r.ttftNanos() >= 0) {
+                        ttft.add(Nanos.toMillis(r.ttftNanos()));
+                    }
+                    if (r.e2eNanos() >= 0) {
+                        e2e.add(Nanos.toMillis(r.e2eNanos()));
+                    }
+                }
+            });
+        }
+        Map<String, LatencyCdf> out = new LinkedHashMap<>();
+        out.put("ttft", sorted("ttft", ttft));
+        out.put("e2e", sorted("e2e", e2e));
+        return out;
+    }
+
+    private static LatencyCdf sorted(String metric, List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return new LatencyCdf(metric, v.length, v, true);
+    }
+
+    /**
+     * Labels that tell the runs apart, for legends and table heads: a run's name alone when no other run has it
+     * (unless {@code alwaysTime}), else the name with its start time ({@code started_at} of {@code run.json}, UTC, to
+     * the second), and when even that is shared (e.g. a copied run directory) also the directory's name.
+     *
+     * @param runs       the runs, in order
+     * @param alwaysTime whether every label carries the start time (a legend of runs that differ only in time)
+     * @return one label per run, in the same order; distinct unless two runs share name, time and directory name
+     */
+    public static List<String> labels(List<RunInfo> runs, boolean alwaysTime) {
+        List<String> names = runs.stream().map(RunInfo::name).toList();
+        List<String> timed = new ArrayList<>();
+        for (RunInfo r : runs) {
+            boolean shared = java.util.Collections.frequency(names, r.name()) > 1;
+            timed.add(shared || alwaysTime ? r.name() + " · " + startText(r) : r.name());
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < runs.size(); i++) {
+            out.add(java.util.Collections.frequency(timed, timed.get(i)) > 1
+                    ? timed.get(i) + " · " + runs.get(i).dir().getFileName() : timed.get(i));
+        }
+        return out;
+    }
+
+    /** @return {@code started 2026-11-30 09:12:05 UTC}, or {@code start unknown} */
+    private static String startText(RunInfo r) {
+        try {
+            java.time.Instant t = java.time.Instant.parse(r.runJson().path("started_at").asText(""));
+            return "started " + java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'",
+                    java.util.Locale.ROOT).withZone(java.time.ZoneOffset.UTC).format(t);
+        } catch (java.time.format.DateTimeParseException e) {
+            return "start unknown";
         }
     }
 

@@ -200,7 +200,7 @@ public final class ScenarioLoader {
             }
             return new TargetSpec(null, profile, n.path("stamping").asBoolean(false));
         }
-        unknown(file, "endpoint.", n, ENDPOINT_FIELDS);
+        serverEndpointFields(file, n);
         try {
             Map<String, String> headers = new LinkedHashMap<>();
             if (n.has("headers")) {
@@ -395,6 +395,28 @@ public final class ScenarioLoader {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The fields of an endpoint without {@code builtin}: an unknown one (e.g. a misspelt {@code bultin}) is answered
+     * with both lists, a server's and the built-in simulator's, so the simulator's fields are never missing from the
+     * suggestion; a simulator field without {@code builtin: sim} is named as such.
+     */
+    private static void serverEndpointFields(String file, JsonNode n) {
+        Iterator<String> it = n.fieldNames();
+        while (it.hasNext()) {
+            String f = it.next();
+            if (ENDPOINT_FIELDS.contains(f)) {
+                continue;
+            }
+            if (SIM_FIELDS.contains(f)) {
+                throw new IllegalArgumentException(file + ": field 'endpoint." + f + "' is a field of the built-in"
+                        + " simulator; add 'builtin: sim' to use it, or remove it for a server endpoint");
+            }
+            throw new IllegalArgumentException(file + ": field 'endpoint." + f + "' is unknown; expected one of "
+                    + new TreeSet<>(ENDPOINT_FIELDS) + " for a server, or " + new TreeSet<>(SIM_FIELDS)
+                    + " for the built-in simulator (builtin: sim)");
+        }
     }
 
     private static void unknown(String file, String prefix, JsonNode n, Set<String> known) {

@@ -110,6 +110,13 @@ class ScenarioLoaderTest {
                 .contains("experiments[0].type").contains("teleport").contains("probe");
         assertThat(error(base + "experiments: []")).contains("'experiments'");
         assertThat(error(base + "experimnts: [{type: probe}]")).contains("'experimnts' is unknown");
+        assertThat(error("name: x\nendpoint: {bultin: sim, profile: small-fast}\nexperiments: [{type: probe}]"))
+                .contains("field 'endpoint.bultin' is unknown").contains("[builtin, profile, stamping]")
+                .contains("baseUrl");
+        assertThat(error("name: x\nendpoint: {profile: small-fast}\nexperiments: [{type: probe}]"))
+                .contains("field 'endpoint.profile' is a field of the built-in simulator").contains("builtin: sim");
+        assertThat(error("name: x\nendpoint: {builtin: sim, profle: small-fast}\nexperiments: [{type: probe}]"))
+                .contains("field 'endpoint.profle' is unknown").contains("profile");
         assertThat(error(base + "client: {totalTimeout: soon}\nexperiments: [{type: probe}]"))
                 .contains("client.totalTimeout").contains("15s");
         assertThat(error("name: x\nendpoint: {name: a, protocol: grpc-magic, baseUrl: http://h}\nexperiments: [{type: probe}]"))

@@ -1,5 +1,7 @@
 package org.latencylab.app.ui.history;
 
+import javafx.beans.property.ReadOnlyIntegerProperty;
+import javafx.beans.property.ReadOnlyIntegerWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -9,25 +11,37 @@ import javafx.collections.ObservableList;
 import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.app.ui.results.MetricGlossary;
-import org.latencylab.engine.run.RunResult;
-import org.latencylab.engine.stats.MetricSummary;
-import org.latencylab.engine.stats.StatsReport;
+import org.latencylab.engine.compare.RunComparison;
+import org.latencylab.engine.stats.LatencyCdf;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
- * Two runs side by side: both are read and summarised in the background, then the view overlays their CDFs and
- * shows one row per metric and percentile with A, B and the difference. Not thread-safe: UI thread.
+ * Any number of saved runs (LatencyLab's own and imported ones) side by side: each run's {@code run.json} summary
+ * and its TTFT and E2E distributions are read in the background (by the engine's {@link RunComparison}), then the view overlays one CDF per run and shows a difference
+ * table of P50/P95/P99 of TTFT, ITL and E2E against a chosen baseline run (Δ ms and Δ %). The numbers are those each
+ * run concluded ({@link RunComparison}, the same as {@code latencylab compare} and the HTML report); nothing is
+ * recomputed. Not thread-safe: call it on the UI thread.
  */
 public final class CompareViewModel {
+    /** Metrics of the difference table, in order. */
+    public static final List<String> METRICS = List.of("ttft", "itl", "e2e");
+    /** Percentiles of the difference table, in order. */
+    public static final List<Double> PERCENTILES = List.of(50.0, 95.0, 99.0);
+    /** Cell text of a metric the run's source tool does not provide. */
+    public static final String NOT_IN_SOURCE = "—, not in source";
+
     private final UiExecutor executor;
-    private final ReadOnlyObjectWrapper<Pair> pair = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyObjectWrapper<Loaded> loaded = new ReadOnlyObjectWrapper<>();
+    private final ReadOnlyIntegerWrapper baseline = new ReadOnlyIntegerWrapper(0);
     private final ObservableList<DiffRow> rows = FXCollections.observableArrayList();
-    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("Select two runs in History and press Compare.");
+    private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper(
+            "Select two or more runs in History (Ctrl+click) and press Compare.");
+    private long generation;
 
     /** @param executor background work */
     public CompareViewModel(UiExecutor executor) {
@@ -35,64 +49,99 @@ public final class CompareViewModel {
     }
 
     /**
-     * Loads and compares two runs.
+     * Loads and compares runs in the background; the first becomes the baseline. Fewer than two runs only set the
+     * message. A later call supersedes one still loading.
      *
-     * @param store runs folder
-     * @param a     first run (baseline)
-     * @param b     second run
+     * @param entries the runs, in the order of the legend and the table's columns
      */
-    public void compare(RunStore store, RunEntry a, RunEntry b) {
-        message.set("loading " + a.title() + " and " + b.title() + "…");
-        executor.submit("compare runs", () -> new Pair(a, b, mainStep(store.open(a.directory())),
-                        mainStep(store.open(b.directory()))),
-                (Pair p) -> {
-                    pair.set(p);
-                    rows.setAll(diff(p.dataA().stats(), p.dataB().stats()));
-                    message.set("A = " + a.title() + "   B = " + b.title());
-                }, message::set);
+    public void compare(List<RunEntry> entries) {
+        if (entries.size() < 2) {
+            message.set("Select two or more runs in History (Ctrl+click) to compare them.");
+            return;
+        }
+        List<RunEntry> chosen = List.copyOf(entries);
+        long token = ++generation;
+        message.set("loading " + chosen.size() + " runs…");
+        executor.submit("compare runs", () -> load(chosen), (Loaded l) -> {
+            if (token != generation) {
+                return;
+            }
+            loaded.set(l);
+            setBaseline(0);
+            message.set("Δ against the baseline run; an imported run keeps its tool's definitions (see the"
+                    + " Definitions tab of Results)");
+        }, (Throwable t) -> {
+            if (token == generation) {
+                message.set("compare runs failed: " + UiExecutor.describe(t));
+            }
+        });
+    }
+
+    /** Reads the runs' summaries and distributions (disk; runs on a background thread). */
+    private static Loaded load(List<RunEntry> entries) {
+        List<RunComparison.RunInfo> infos = RunComparison.load(entries.stream().map(RunEntry::directory).toList());
+        List<Map<String, LatencyCdf>> cdfs = new ArrayList<>();
+        for (RunComparison.RunInfo r : infos) {
+            cdfs.add(RunComparison.distributions(r));
+        }
+        return new Loaded(entries, infos, RunComparison.labels(infos, true), cdfs);
     }
 
     /**
-     * @param r a run's result model
-     * @return the step compared: the one with the most successful requests (the first of equals)
-     * @throws IllegalArgumentException when the run has no step
+     * Makes another loaded run the baseline and recomputes the difference table.
+     *
+     * @param index the run's position in {@link Loaded#entries()}
+     * @throws IllegalArgumentException when nothing is loaded or the index is out of range
      */
-    public static RunResult.StepOutcome mainStep(RunResult r) {
-        return r.steps().stream().filter(s -> s.stats() != null)
-                .reduce((x, y) -> y.stats().succeeded() > x.stats().succeeded() ? y : x)
-                .orElseThrow(() -> new IllegalArgumentException(r.runDirectory() + ": the run has no step to compare"));
+    public void setBaseline(int index) {
+        Loaded l = loaded.get();
+        if (l == null || index < 0 || index >= l.entries().size()) {
+            throw new IllegalArgumentException("baseline must be a loaded run, 0 to "
+                    + (l == null ? -1 : l.entries().size() - 1) + ", was " + index);
+        }
+        baseline.set(index);
+        rows.setAll(table(l.infos(), index));
     }
 
     /**
-     * @param a baseline statistics (the engine's, as the run concluded)
-     * @param b other statistics
-     * @return one row per metric present in both and per percentile P50, P90, P95, P99
+     * The difference table.
+     *
+     * @param runs     the runs as {@link RunComparison#load} read them
+     * @param baseline index of the baseline run
+     * @return one row per metric of {@link #METRICS} and percentile of {@link #PERCENTILES}, one cell per run
+     * @throws IllegalArgumentException when the baseline index is out of range
      */
-    public static List<DiffRow> diff(StatsReport a, StatsReport b) {
+    public static List<DiffRow> table(List<RunComparison.RunInfo> runs, int baseline) {
         List<DiffRow> out = new ArrayList<>();
-        for (String metric : List.of("ttft", "ttfb", "e2e", "tpot", "itl")) {
-            Optional<MetricSummary> sa = a.summary(metric);
-            Optional<MetricSummary> sb = b.summary(metric);
-            if (sa.isEmpty() || sb.isEmpty() || sa.get().count() == 0 || sb.get().count() == 0) {
+        for (RunComparison.Row row : RunComparison.differences(runs, baseline)) {
+            if (!METRICS.contains(row.metric()) || !PERCENTILES.contains(row.percentile())) {
                 continue;
             }
-            for (double p : List.of(50.0, 90.0, 95.0, 99.0)) {
-                double va = sa.get().pMillis(p);
-                double vb = sb.get().pMillis(p);
-                out.add(new DiffRow(MetricGlossary.displayName(metric) + " P" + (p == Math.rint(p) ? Long.toString((long) p)
-                        : Double.toString(p)),
-                        MetricGlossary.define(metric), va, vb));
+            List<Cell> cells = new ArrayList<>();
+            for (int i = 0; i < runs.size(); i++) {
+                cells.add(new Cell(row.valuesMs().get(i), row.deltaMs().get(i), row.deltaPct().get(i),
+                        i == baseline, runs.get(i).missingMetrics().contains(row.metric())));
             }
+            out.add(new DiffRow(row.metric(), row.percentile(),
+                    MetricGlossary.displayName(row.metric()) + " P" + (long) row.percentile(),
+                    MetricGlossary.define(row.metric()), cells));
         }
+        out.sort(java.util.Comparator.comparingInt((DiffRow r) -> METRICS.indexOf(r.metric()))
+                .thenComparingDouble(DiffRow::percentile));
         return out;
     }
 
-    /** @return the loaded pair, or null */
-    public ReadOnlyObjectProperty<Pair> pairProperty() {
-        return pair.getReadOnlyProperty();
+    /** @return the loaded runs, or null before the first comparison */
+    public ReadOnlyObjectProperty<Loaded> loadedProperty() {
+        return loaded.getReadOnlyProperty();
     }
 
-    /** @return difference rows */
+    /** @return index of the baseline run in the loaded runs */
+    public ReadOnlyIntegerProperty baselineProperty() {
+        return baseline.getReadOnlyProperty();
+    }
+
+    /** @return difference rows (replaced when runs are loaded or the baseline changes) */
     public ObservableList<DiffRow> rows() {
         return rows;
     }
@@ -103,40 +152,81 @@ public final class CompareViewModel {
     }
 
     /**
-     * Two loaded runs.
+     * The compared runs.
      *
-     * @param a     baseline entry
-     * @param b     other entry
-     * @param dataA the baseline's compared step
-     * @param dataB the other run's compared step
+     * @param entries the history entries, in order
+     * @param infos   their {@code run.json} summaries, same order
+     * @param labels  distinct labels (name and start time, plus the directory when those are shared), same order
+     * @param cdfs    each run's TTFT and E2E distributions ({@link RunComparison#distributions}), same order
      */
-    public record Pair(RunEntry a, RunEntry b, RunResult.StepOutcome dataA, RunResult.StepOutcome dataB) {
+    public record Loaded(List<RunEntry> entries, List<RunComparison.RunInfo> infos, List<String> labels,
+                         List<Map<String, LatencyCdf>> cdfs) {
+        /** Copies the lists; all four must be of one size. */
+        public Loaded {
+            entries = List.copyOf(entries);
+            infos = List.copyOf(infos);
+            labels = List.copyOf(labels);
+            cdfs = List.copyOf(cdfs);
+            if (infos.size() != entries.size() || labels.size() != entries.size() || cdfs.size() != entries.size()) {
+                throw new IllegalArgumentException("entries, infos, labels and cdfs must be of one size");
+            }
+        }
+
+        /**
+         * @param metric {@code ttft} or {@code e2e}
+         * @param run    index of the run
+         * @return that run's distribution in ms, or null when the run has none
+         */
+        public LatencyCdf cdf(String metric, int run) {
+            LatencyCdf c = cdfs.get(run).get(metric);
+            return c == null || c.valuesMs().length == 0 ? null : c;
+        }
     }
 
     /**
-     * One compared statistic.
+     * One compared statistic across all runs.
      *
-     * @param statistic  e.g. {@code TTFT P95}
-     * @param definition the metric's definition
-     * @param aMs        value of A, ms
-     * @param bMs        value of B, ms
+     * @param metric     metric id, e.g. {@code ttft}
+     * @param percentile percent, e.g. 95
+     * @param statistic  display name, e.g. {@code TTFT P95}
+     * @param definition the metric's definition (LatencyLab's; an imported run follows its tool's)
+     * @param cells      one cell per run, in the runs' order
      */
-    public record DiffRow(String statistic, String definition, double aMs, double bMs) {
-        /** @return B − A, ms */
-        public double deltaMs() {
-            return bMs - aMs;
+    public record DiffRow(String metric, double percentile, String statistic, String definition, List<Cell> cells) {
+        /** Copies the cells. */
+        public DiffRow {
+            cells = List.copyOf(cells);
         }
+    }
 
-        /** @return (B − A) / A, or NaN when A is 0 */
-        public double relative() {
-            return aMs == 0 ? Double.NaN : (bMs - aMs) / aMs;
-        }
-
-        /** @return e.g. {@code +12.5 ms (+8.1 %)} */
-        public String deltaText() {
-            double d = deltaMs();
-            return (d >= 0 ? "+" : "−") + Units.ms(Math.abs(d)) + String.format(Locale.ROOT, " (%+.1f %%)",
-                    relative() * 100);
+    /**
+     * One run's value of a statistic and its difference from the baseline's.
+     *
+     * @param valueMs      value, ms (NaN when the run has none)
+     * @param deltaMs      value − baseline value, ms (NaN when either is missing)
+     * @param deltaPct     that difference in percent of the baseline value (NaN when either is missing or the
+     *                     baseline is 0)
+     * @param baseline     whether this run is the baseline
+     * @param notInSource  whether the run's source tool does not provide the metric (an imported run)
+     */
+    public record Cell(double valueMs, double deltaMs, double deltaPct, boolean baseline, boolean notInSource) {
+        /**
+         * @return e.g. {@code 120 ms (baseline)}, {@code 131 ms · +11.0 ms (+9.2 %)}, {@value #NOT_IN_SOURCE} for
+         *         a metric the source lacks, {@code —} for one not measured
+         */
+        public String text() {
+            if (Double.isNaN(valueMs)) {
+                return notInSource ? NOT_IN_SOURCE : "—";
+            }
+            if (baseline) {
+                return Units.ms(valueMs) + " (baseline)";
+            }
+            if (Double.isNaN(deltaMs)) {
+                return Units.ms(valueMs) + " · Δ —";
+            }
+            return Units.ms(valueMs) + " · " + (deltaMs >= 0 ? "+" : "−") + Units.ms(Math.abs(deltaMs))
+                    + (Double.isNaN(deltaPct) ? "" : String.format(Locale.ROOT, " (%s%.1f %%)",
+                    deltaPct >= 0 ? "+" : "−", Math.abs(deltaPct)));
         }
     }
 }

@@ -11,11 +11,14 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.latencylab.app.ui.Controls;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
- * The history list in the side bar: open (double-click or Enter), rename, delete, compare two selected runs.
+ * The history list in the side bar: open (double-click or Enter), rename, delete, compare the selected runs (two or
+ * more).
  * Build and use on the JavaFX thread.
  */
 public final class HistoryView {
@@ -24,10 +27,10 @@ public final class HistoryView {
 
     /**
      * @param vm        history view model
-     * @param onCompare called with two selected runs (baseline first)
+     * @param onCompare called with the selected runs (two or more; oldest first, which is the default baseline)
      * @param onRejudge called with the selected run to judge it with the current settings instead of its own
      */
-    public HistoryView(HistoryViewModel vm, BiConsumer<RunEntry, RunEntry> onCompare,
+    public HistoryView(HistoryViewModel vm, Consumer<List<RunEntry>> onCompare,
                        java.util.function.Consumer<RunEntry> onRejudge) {
         list = new ListView<>(vm.runs());
         list.setId("historyList");
@@ -76,7 +79,9 @@ public final class HistoryView {
             }
         });
         Button compare = new Button("Compare");
-        compare.setTooltip(Controls.tip("Select two runs (Ctrl+click), then compare them side by side (Ctrl+D)"));
+        compare.setId("compareButton");
+        compare.setTooltip(Controls.tip("Select two or more runs (Ctrl+click), then compare them side by side"
+                + " (Ctrl+D)"));
         compare.setOnAction(e -> compareSelected(onCompare));
         Button rejudge = new Button("Re-judge");
         rejudge.setId("rejudgeButton");
@@ -100,12 +105,19 @@ public final class HistoryView {
         root.setPadding(new Insets(6));
     }
 
-    /** @param onCompare receives the two selected runs, when exactly two are selected */
-    public void compareSelected(BiConsumer<RunEntry, RunEntry> onCompare) {
-        List<RunEntry> sel = List.copyOf(list.getSelectionModel().getSelectedItems());
-        if (sel.size() == 2) {
-            onCompare.accept(sel.get(1), sel.get(0));
+    /**
+     * @param onCompare receives the selected runs in history order reversed (oldest first), also when fewer than
+     *                  two are selected (the receiver says what is missing)
+     */
+    public void compareSelected(Consumer<List<RunEntry>> onCompare) {
+        List<RunEntry> sel = new ArrayList<>();
+        for (RunEntry e : list.getItems()) { // list order (newest first), whatever order they were clicked in
+            if (list.getSelectionModel().getSelectedItems().contains(e)) {
+                sel.add(e);
+            }
         }
+        Collections.reverse(sel);
+        onCompare.accept(sel);
     }
 
     private static void rename(HistoryViewModel vm, RunEntry e) {

@@ -150,15 +150,23 @@ class RunViewModelTest {
         List<RunEntry> entries = store.list();
         assertThat(entries).hasSize(2);
         CompareViewModel cmp = new CompareViewModel(ui);
-        ui.run(() -> cmp.compare(store, entries.get(1), entries.get(0)));
+        ui.run(() -> cmp.compare(List.of(entries.get(1), entries.get(0))));
         ui.run(() -> { });
         List<CompareViewModel.DiffRow> rows = ui.call(() -> List.copyOf(cmp.rows()));
         assertThat(rows).extracting(CompareViewModel.DiffRow::statistic).contains("TTFT P50", "E2E P99");
         CompareViewModel.DiffRow ttft = rows.stream().filter(x -> x.statistic().equals("TTFT P50")).findFirst()
                 .orElseThrow();
-        assertThat(ttft.aMs()).isEqualTo(ui.call(() -> cmp.pairProperty().get().dataA().stats().summary("ttft")
-                .orElseThrow().pMillis(50)));
-        assertThat(ttft.deltaMs()).isEqualTo(ttft.bMs() - ttft.aMs());
+        CompareViewModel.Cell a = ttft.cells().get(0);
+        CompareViewModel.Cell b = ttft.cells().get(1);
+        assertThat(a.baseline()).isTrue();
+        // the run's own conclusion: what it wrote, and what reopening it gives
+        assertThat(a.valueMs()).isEqualTo(store.open(entries.get(1).directory()).overall().summary("ttft")
+                .orElseThrow().pMillis(50));
+        assertThat(ui.call(() -> cmp.loadedProperty().get().cdf("ttft", 0).count()))
+                .isEqualTo(store.open(entries.get(1).directory()).overall().summary("ttft").orElseThrow().count());
+        assertThat(b.deltaMs()).isEqualTo(b.valueMs() - a.valueMs());
+        assertThat(b.deltaPct()).isCloseTo(100 * (b.valueMs() - a.valueMs()) / a.valueMs(),
+                org.assertj.core.data.Offset.offset(1e-9));
 
         // rename keeps the engine's files and changes the title; delete removes the directory
         store.rename(entries.get(0).directory(), "baseline probe");
