@@ -70,6 +70,7 @@ public final class MainView {
     private final EndpointsView endpoints;
     private final HistoryView history;
     private final StepsView steps;
+    private final org.latencylab.app.ui.serverbench.ServerBenchView serverBench;
     private final Label message = new Label();
     private final java.util.Map<KeyCombination, Runnable> shortcuts = new java.util.LinkedHashMap<>();
     private Scene scene;
@@ -86,12 +87,34 @@ public final class MainView {
         results = new ResultsView(vm.results());
         results.setChartActions(this::exportChartDialog);
         steps = new StepsView(vm.steps(), vm::showStep);
+        serverBench = new org.latencylab.app.ui.serverbench.ServerBenchView(vm.serverBench());
+        serverBench.setExports(new org.latencylab.app.ui.serverbench.ServerBenchView.Exports() {
+            @Override
+            public void png(String fileName, java.util.function.Supplier<? extends javafx.scene.layout.Region> build) {
+                pngDialog(fileName, (size, f) -> executor.submit("export PNG", () -> {
+                    ChartImages.writePng(build, size[0], size[1], size[2], f);
+                    return f;
+                }, (Path p) -> status("wrote " + p), MainView.this::status));
+            }
+
+            @Override
+            public void csv(String fileName, Path source) {
+                File f = chooser("CSV", "*.csv", fileName).showSaveDialog(window());
+                if (f != null) {
+                    executor.submit("export CSV", () -> java.nio.file.Files.copy(source, f.toPath(),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING), (Path p) -> status("wrote " + p),
+                            MainView.this::status);
+                }
+            }
+        });
+        results.setServerBenchPane(serverBench.root());
         compare = new CompareView(vm.compare(), ChartTheme.LIGHT);
         history = new HistoryView(vm.history(), this::compare, vm::rejudge);
         SettingsView settings = new SettingsView(vm.settingsForm(), vm.themeProperty(), vm::applySettingsForm);
 
         Tab endpointTab = tab("Endpoint", endpoints.editor(), "Edit the selected endpoint; test the connection");
-        Tab experimentTab = tab("Experiment", experiment.root(), "Probe, context sweep, load test or grid");
+        Tab experimentTab = tab("Experiment", experiment.root(), "Probe, context sweep, load test, grid, transports"
+                + " or server benchmark");
         resultsTab = tab("Results", resultsPane(), "Live charts and the summary of the run on screen");
         compareTab = tab("Compare", compare.root(), "Two saved runs side by side");
         Tab settingsTab = tab("Settings", settings.root(), "Theme, tier table, SLOs, data folder");
@@ -302,6 +325,7 @@ public final class MainView {
         ChartTheme ct = t == Theme.DARK ? ChartTheme.DARK : ChartTheme.LIGHT;
         results.setTheme(ct);
         steps.setTheme(ct);
+        serverBench.setTheme(ct);
         compare.setTheme(ct);
         if (scene != null) {
             scene.getRoot().getStyleClass().remove("dark");
@@ -318,6 +342,17 @@ public final class MainView {
 
     /** @param kind chart to export: asks for size, scale and file, then writes in the background */
     public void exportChartDialog(ResultCharts.Kind kind) {
+        pngDialog(kind.name().toLowerCase(java.util.Locale.ROOT) + ".png",
+                (size, f) -> exportPng(kind, size[0], size[1], size[2], f, p -> { }));
+    }
+
+    /**
+     * Asks for image size, scale and file, then hands them over.
+     *
+     * @param fileName suggested file name
+     * @param write    called with {width px, height px, scale} and the chosen file
+     */
+    private void pngDialog(String fileName, java.util.function.BiConsumer<int[], Path> write) {
         Dialog<int[]> d = new Dialog<>();
         d.setTitle("Export chart as PNG");
         d.setHeaderText("Image size in pixels and scale (2 = twice the text and line size, for slides)");
@@ -338,10 +373,9 @@ public final class MainView {
         d.getDialogPane().getButtonTypes().setAll(ButtonType.OK, ButtonType.CANCEL);
         d.setResultConverter(b -> b == ButtonType.OK ? new int[]{w.get(), h.get(), s.get()} : null);
         d.showAndWait().ifPresent(size -> {
-            File f = chooser("PNG image", "*.png", kind.name().toLowerCase(java.util.Locale.ROOT) + ".png")
-                    .showSaveDialog(window());
+            File f = chooser("PNG image", "*.png", fileName).showSaveDialog(window());
             if (f != null) {
-                exportPng(kind, size[0], size[1], size[2], f.toPath(), p -> { });
+                write.accept(size, f.toPath());
             }
         });
     }
@@ -414,6 +448,11 @@ public final class MainView {
     /** @return the load-test, grid and steps panel of the Results tab */
     public StepsView steps() {
         return steps;
+    }
+
+    /** @return the server-benchmark panel of the Results tab */
+    public org.latencylab.app.ui.serverbench.ServerBenchView serverBench() {
+        return serverBench;
     }
 
     /** @return the history view */
