@@ -161,7 +161,9 @@ public final class MainView {
             if (steps.root().isVisible()) {
                 if (split.getItems().size() != 2) {
                     split.getItems().setAll(steps.root(), results.root());
-                    split.setDividerPositions(0.45);
+                    RunResult.StepOutcome shown = vm.results().stepProperty().get();
+                    split.setDividerPositions(shown != null
+                            && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(shown.type()) ? 0.3 : 0.45);
                 }
             } else if (split.getItems().size() != 1) {
                 split.getItems().setAll(results.root());
@@ -169,6 +171,14 @@ public final class MainView {
         };
         steps.root().visibleProperty().addListener((o, a, b) -> layout.run());
         layout.run();
+        // a server benchmark's own panel (in the results view) needs more room than its variants' load charts
+        vm.results().stepProperty().addListener((o, a, s) -> {
+            boolean was = a != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(a.type());
+            boolean bench = s != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(s.type());
+            if (bench != was && split.getItems().size() == 2) {
+                split.setDividerPositions(bench ? 0.3 : 0.45);
+            }
+        });
         return split;
     }
 

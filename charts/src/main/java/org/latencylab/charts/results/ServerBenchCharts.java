@@ -155,7 +155,8 @@ public final class ServerBenchCharts {
      * heatmap. Empty when no variant was measured. The same list feeds the CLI's PNGs and the app's Results view.
      *
      * @param result  the benchmark
-     * @param runName run name for titles
+     * @param runName run name for titles, which then also explain the ★ and name a grid's variant; null for short
+     *                titles (a view that says so next to the charts)
      * @param theme   light or dark
      * @return the charts (none built yet)
      */
@@ -175,15 +176,15 @@ public final class ServerBenchCharts {
         }
         for (Axis[] p : pairs) {
             String file = "pareto-" + result.label() + "-" + p[0].file() + "-" + p[1].file() + ".png";
-            String title = "Pareto: " + p[0].quantity().name() + " vs " + p[1].quantity().name() + " — " + runName
-                    + " (★ optimal in all objectives" + (commonBase(rows) == null ? "" : "; variant "
-                    + commonBase(rows)) + ")";
+            String title = "Pareto: " + p[0].quantity().name() + " vs " + p[1].quantity().name()
+                    + (runName == null ? "" : " — " + runName + " (★ optimal in all objectives"
+                    + (commonBase(rows) == null ? "" : "; variant " + commonBase(rows)) + ")");
             out.add(new BenchChart(file, title, () -> pareto(result, p[0], p[1], title, theme)));
         }
         ServerBenchResult.Heatmap h = result.heatmap();
         if (h != null && h.tokensPerSecond().stream().flatMap(List::stream).anyMatch(v -> v != null)) {
-            String title = String.format(Locale.ROOT, "Output tokens/s by %s × %s — %s", h.rowParameter(),
-                    h.columnParameter(), runName);
+            String title = String.format(Locale.ROOT, "Output tokens/s by %s × %s", h.rowParameter(),
+                    h.columnParameter()) + (runName == null ? "" : " — " + runName);
             out.add(new BenchChart("batching-heatmap-" + result.label() + ".png", title,
                     () -> batchingHeatmap(result, title, theme)));
         }

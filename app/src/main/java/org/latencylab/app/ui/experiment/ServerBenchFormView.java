@@ -17,6 +17,8 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
 import org.latencylab.app.ui.Controls;
 
+import java.util.List;
+
 /**
  * The Server benchmark form: one row per server variant (name, source, command or URL, model, parameters, price,
  * instance type, with the engine's message under the row when it is invalid), the load plan, the servers' lifecycle
@@ -38,8 +40,8 @@ final class ServerBenchFormView {
         add.setTooltip(Controls.tip("Another server variant; parameters with several values (max_num_seqs=64,128)"
                 + " make a grid: one variant per combination"));
         add.setOnAction(e -> f.addVariant());
-        Label header = new Label("Name · source · command or URL · model · parameters (name=v1,v2; …) · price per"
-                + " GPU-hour · instance type");
+        Label header = new Label("Each variant: name · source · the command it launches (or the URL it attaches to);"
+                + " below it the model, parameters (name=value; name=v1,v2 for a grid), price and instance type");
         header.setStyle("-fx-opacity: 0.75;");
         VBox variantsBox = new VBox(6, header, rows, add);
         TitledPane variants = pane("Server variants", variantsBox);
@@ -147,6 +149,13 @@ final class ServerBenchFormView {
         return l;
     }
 
+    private static Label small(String text) {
+        Label l = new Label(text);
+        l.setStyle("-fx-opacity: 0.75;");
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        return l;
+    }
+
     private void rebuildRows() {
         rows.getChildren().clear();
         int i = 0;
@@ -182,6 +191,10 @@ final class ServerBenchFormView {
         preview.setId("benchPreview" + i);
         preview.setStyle("-fx-font-family: monospace; -fx-opacity: 0.8;");
         preview.setMaxWidth(Double.MAX_VALUE);
+        preview.setPrefWidth(520); // a long command is cut with an ellipsis (its tooltip has it all)
+        preview.setMinWidth(120);
+        command.setPrefWidth(520);
+        command.setMinWidth(120);
         HBox.setHgrow(preview, Priority.ALWAYS);
         Runnable sync = () -> {
             boolean edit = r.editableCommand();
@@ -206,7 +219,7 @@ final class ServerBenchFormView {
         params.setPrefColumnCount(14);
         TextField price = Controls.text(r.pricePerGpuHourProperty(), "benchVariantPrice" + i, "price",
                 "Price per GPU-hour of this variant; empty = the benchmark's");
-        price.setPrefColumnCount(4);
+        price.setPrefColumnCount(5);
         TextField instance = Controls.text(r.instanceTypeProperty(), "benchInstance" + i, "instance",
                 "Instance type shown in the cost table, e.g. g5.xlarge");
         instance.setPrefColumnCount(7);
@@ -214,11 +227,22 @@ final class ServerBenchFormView {
         remove.setId("benchRemove" + i);
         remove.setTooltip(Controls.tip("Remove this variant"));
         remove.setOnAction(e -> f.removeVariant(r));
-        HBox line = new HBox(6, name, source, command, preview, model, params, price, instance, remove);
+        HBox line = new HBox(6, name, source, command, preview, remove);
+        HBox.setHgrow(params, Priority.ALWAYS);
+        params.setMaxWidth(Double.MAX_VALUE);
+        HBox more = new HBox(6, small("model"), model, small("parameters"), params, small("price / GPU-hour"), price,
+                small("instance"), instance);
+        more.setPadding(new Insets(0, 0, 0, 24));
+        for (Region fixed : List.of(name, source, model, price, instance, remove)) {
+            fixed.setMinWidth(Region.USE_PREF_SIZE); // the command and the parameters give way when space is short
+        }
         line.setAlignment(Pos.CENTER_LEFT);
+        more.setAlignment(Pos.CENTER_LEFT);
         Label err = error(r.errorProperty(), "benchVariantError" + i);
-        err.setPadding(new Insets(0, 0, 0, 4));
-        return new VBox(2, line, err);
+        err.setPadding(new Insets(0, 0, 0, 24));
+        VBox box = new VBox(3, line, more, err);
+        box.setPadding(new Insets(0, 0, 4, 0));
+        return box;
     }
 
     /** @return the form */

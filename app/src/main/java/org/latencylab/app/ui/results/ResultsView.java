@@ -58,6 +58,7 @@ public final class ResultsView {
     private final Label tierBadge = new Label();
     private final StackPane transportsHolder = new StackPane();
     private final StackPane serverBenchHolder = new StackPane();
+    private SplitPane split;
     private GridPane chartGrid;
     private CdfChart cdf;
     private TimeSeriesChart time;
@@ -173,7 +174,7 @@ public final class ResultsView {
         serverBenchHolder.setId("serverBenchPanel");
         serverBenchHolder.setVisible(false);
         StackPane chartArea = new StackPane(grid, transportsHolder, serverBenchHolder);
-        SplitPane split = new SplitPane(chartArea, bottom);
+        split = new SplitPane(chartArea, bottom);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.58);
         root.setCenter(split);
@@ -206,9 +207,13 @@ public final class ResultsView {
         showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
         showTransports(d);
         boolean bench = d != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(d.type());
-        serverBenchHolder.setVisible(bench);
         if (bench) {
             chartGrid.setVisible(false);
+        }
+        if (serverBenchHolder.isVisible() != bench) {
+            serverBenchHolder.setVisible(bench);
+            // the benchmark's panel (variants, telemetry, Pareto charts) needs the room; its summary table less
+            split.setDividerPositions(bench ? 0.88 : 0.58);
         }
     }
 

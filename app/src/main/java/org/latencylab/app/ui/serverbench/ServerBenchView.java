@@ -26,6 +26,7 @@ import org.latencylab.charts.data.Quantity;
 import org.latencylab.charts.results.ServerBenchCharts;
 import org.latencylab.charts.results.TelemetrySeries;
 import org.latencylab.engine.server.ServerBenchResult;
+import org.latencylab.engine.telemetry.GpuReading;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,12 +58,17 @@ public final class ServerBenchView {
         void csv(String fileName, Path source);
     }
 
+    /** Height of each result chart, px: the charts scroll rather than shrink below legibility. */
+    private static final double CHART_HEIGHT = 330;
     private final ServerBenchViewModel vm;
     private final VBox root = new VBox(4);
     private final TabPane tabs = new TabPane();
     private final Tab telemetryTab;
     private final Tab resultTab;
     private final GridPane resultGrid = new GridPane();
+    private final Label legend = new Label();
+    private final javafx.scene.control.ScrollPane resultScroll = new javafx.scene.control.ScrollPane(
+            new VBox(2, legend, resultGrid));
     private final TimeSeriesChart kv;
     private final TimeSeriesChart requests;
     private final TimeSeriesChart memory;
@@ -99,8 +105,8 @@ public final class ServerBenchView {
         table.getColumns().add(col("Detail", ServerBenchViewModel.VariantState::detail, 420,
                 "Live: the latest telemetry; finished: why it failed, or its best throughput, P99 latency, peak GPU"
                         + " memory and whether it is on the Pareto front"));
-        table.setPrefHeight(130);
-        table.setMinHeight(90);
+        table.setPrefHeight(118);
+        table.setMinHeight(108);
         table.getSelectionModel().selectedItemProperty().addListener((o, a, s) -> {
             if (s != null) {
                 vm.showTelemetry(s.index());
@@ -110,6 +116,7 @@ public final class ServerBenchView {
         kv = new TimeSeriesChart("KV-cache usage", Quantity.of("KV-cache usage", "%"), false, theme);
         requests = new TimeSeriesChart("Requests in the server", Quantity.of("requests", "count"), false, theme);
         memory = new TimeSeriesChart("GPU memory used", Quantity.of("memory used", "GiB"), false, theme);
+        yRange(memory.chart(), Double.NaN);
         kv.chart().setId("benchKvChart");
         requests.chart().setId("benchRequestsChart");
         memory.chart().setId("benchGpuChart");
@@ -129,6 +136,10 @@ public final class ServerBenchView {
         resultGrid.setId("benchResultCharts");
         resultGrid.setHgap(4);
         resultGrid.setVgap(4);
+        resultGrid.setPadding(new Insets(2, 2, 2, 2));
+        legend.setWrapText(true);
+        legend.setId("benchResultLegend");
+        resultScroll.setFitToWidth(true);
         Label waiting = new Label("The Pareto charts and the batching heatmap appear when every variant has run");
         resultTab = new Tab("Pareto & heatmap", waiting);
         resultTab.setId("benchResultTab");
@@ -167,13 +178,46 @@ public final class ServerBenchView {
             requests.update(List.of());
             memory.update(List.of());
         } else {
-            kv.update(TelemetrySeries.kvCache(t.server()));
-            requests.update(TelemetrySeries.requests(t.server()));
+            var kvSeries = TelemetrySeries.kvCache(t.server());
+            var reqSeries = TelemetrySeries.requests(t.server());
+            kv.update(kvSeries);
+            requests.update(reqSeries);
             memory.update(TelemetrySeries.gpuMemory(t.gpus()));
+            // say why a chart stays empty: the server publishes no such metric, or there is no GPU reading
+            kv.chart().setTitle(!t.server().isEmpty() && kvSeries.isEmpty()
+                    ? "KV-cache usage: not in this server's /metrics" : "KV-cache usage");
+            requests.chart().setTitle(!t.server().isEmpty() && reqSeries.isEmpty()
+                    ? "Requests: not in this server's /metrics" : "Requests in the server");
+            memory.chart().setTitle(t.gpus().isEmpty() && !t.server().isEmpty()
+                    ? "GPU memory: no GPU telemetry" : "GPU memory used");
+            // memory against the GPUs' capacity (the largest GPU's total), so a climb towards OOM shows as such
+            double totalGiB = t.gpus().stream().mapToDouble(GpuReading::memoryTotalMiB).filter(Double::isFinite)
+                    .max().orElse(Double.NaN) / 1024;
+            yRange(memory.chart(), Double.isFinite(totalGiB) && totalGiB > 0 ? totalGiB : Double.NaN);
+            double top = reqSeries.stream().flatMapToDouble(x -> java.util.Arrays.stream(x.y()))
+                    .filter(Double::isFinite).max().orElse(0);
+            yRange(requests.chart(), Math.max(1, top) * 1.1);
         }
+        yRange(kv.chart(), 100);
         redraw(kv.chart());
         redraw(requests.chart());
         redraw(memory.chart());
+    }
+
+    /**
+     * Fixes a chart's y axis at 0..{@code max} with a little room above, or lets it auto-range (with room above, so
+     * that a flat line at the maximum is not drawn on the plot's edge) when {@code max} is NaN.
+     */
+    private static void yRange(XYChart chart, double max) {
+        if (chart.getYAxis() instanceof io.fair_acc.chartfx.axes.spi.AbstractAxis a) {
+            if (Double.isNaN(max)) {
+                a.setAutoRanging(true);
+                a.setAutoRangePadding(0.1);
+            } else {
+                a.setAutoRanging(false);
+                a.set(0, max * 1.05);
+            }
+        }
     }
 
     /** Same work-around as the load panel's: ChartFX 11.3 did not always pass on changes of a drawn chart. */
@@ -189,7 +233,12 @@ public final class ServerBenchView {
         resultGrid.getChildren().clear();
         resultGrid.getColumnConstraints().clear();
         resultGrid.getRowConstraints().clear();
-        List<ServerBenchCharts.BenchChart> list = ServerBenchCharts.charts(r, vm.runName(), theme);
+        // short titles on screen (the line above explains the marks); the exported PNGs get the CLI's full titles
+        List<ServerBenchCharts.BenchChart> list = ServerBenchCharts.charts(r, null, theme);
+        List<ServerBenchCharts.BenchChart> full = ServerBenchCharts.charts(r, vm.runName(), theme);
+        legend.setText("★ = Pareto-optimal: no other variant is better in every objective at once ("
+                + String.join("; ", r.objectives()) + "). Right-click a chart to export it (PNG) or the"
+                + " variants' data (CSV).");
         if (list.isEmpty()) {
             resultTab.setContent(new Label("No variant was measured: no Pareto chart (see the Report tab)"));
             tabs.getSelectionModel().select(resultTab);
@@ -205,14 +254,15 @@ public final class ServerBenchView {
         int rows = (list.size() + columns - 1) / columns;
         for (int i = 0; i < rows; i++) {
             RowConstraints rc = new RowConstraints();
-            rc.setPercentHeight(100.0 / rows);
-            rc.setVgrow(Priority.ALWAYS);
+            rc.setMinHeight(CHART_HEIGHT);
+            rc.setPrefHeight(CHART_HEIGHT);
             resultGrid.getRowConstraints().add(rc);
         }
         for (int i = 0; i < list.size(); i++) {
-            ServerBenchCharts.BenchChart bc = list.get(i);
-            Region chart = bc.build().get();
-            chart.setMinSize(150, 150);
+            ServerBenchCharts.BenchChart bc = full.get(i);
+            Region chart = list.get(i).build().get();
+            chart.setMinSize(150, CHART_HEIGHT);
+            chart.setPrefHeight(CHART_HEIGHT);
             chart.setId(bc.file().startsWith("batching-heatmap") ? "benchHeatmap" : "benchPareto" + i);
             if (chart instanceof XYChart x) {
                 resultCharts.add(x);
@@ -230,7 +280,7 @@ public final class ServerBenchView {
             chart.setOnContextMenuRequested(e -> menu.show(chart, e.getScreenX(), e.getScreenY()));
             resultGrid.add(chart, i % columns, i / columns);
         }
-        resultTab.setContent(resultGrid);
+        resultTab.setContent(resultScroll);
         tabs.getSelectionModel().select(resultTab);
     }
 
