@@ -17,7 +17,8 @@ import java.util.Objects;
  * @param index   1-based position among the expanded variants
  * @param count   expanded variants in all, &gt;= index
  * @param phase   what the variant is doing now
- * @param status  with {@link Phase#DONE}: how it went; null before
+ * @param status  with {@link Phase#DONE}: how it went; null before, and when the step itself failed on this
+ *                variant (an error of LatencyLab, not of the server; {@code message} says which)
  * @param message with {@link Phase#DONE} and a failure: why (first line of the variant's message); else null
  * @param tick    with {@link Phase#LOAD}: the latest telemetry tick (its times are seconds since the variant's
  *                telemetry started); else null

@@ -131,9 +131,13 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                 VariantResult r;
                 try {
                     r = runVariant(spec, base, p, planned.size(), context, http);
-                } catch (InterruptedException | RuntimeException e) {
+                } catch (InterruptedException e) {
                     publish(context, base, p, planned.size(), ServerBenchProgress.Phase.DONE,
                             VariantResult.Status.CANCELLED, null, null);
+                    throw e;
+                } catch (RuntimeException e) {
+                    publish(context, base, p, planned.size(), ServerBenchProgress.Phase.DONE, null,
+                            e.getMessage(), null);
                     throw e;
                 }
                 results.add(r);
