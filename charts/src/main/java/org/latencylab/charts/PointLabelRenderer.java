@@ -17,7 +17,9 @@ import io.fair_acc.dataset.DataSet;
  * legend (the same data sets are drawn, and named, by another renderer).
  *
  * <p>ChartFX 11.3 has no renderer that writes a text at each point (its {@code LabelledMarkerRenderer} draws
- * vertical marker lines), hence this one. Used on the JavaFX thread only, like every renderer.
+ * vertical marker lines), hence this one. A left-aligned label that would run past the plot's right edge or over a
+ * label drawn before it moves to the point's left, or a line up or down. Used on the JavaFX thread only, like every
+ * renderer.
  */
 final class PointLabelRenderer extends AbstractRendererXY<PointLabelRenderer> {
 
@@ -58,6 +60,7 @@ final class PointLabelRenderer extends AbstractRendererXY<PointLabelRenderer> {
         gc.setTextAlign(alignment);
         gc.setTextBaseline(baseline);
         int n = dataSet.getDataCount();
+        java.util.List<javafx.geometry.Rectangle2D> placed = new java.util.ArrayList<>();
         for (int i = 0; i < n; i++) {
             String label = dataSet.getDataLabel(i);
             double x = dataSet.get(DataSet.DIM_X, i);
@@ -65,9 +68,43 @@ final class PointLabelRenderer extends AbstractRendererXY<PointLabelRenderer> {
             if (label == null || label.isEmpty() || !Double.isFinite(x) || !Double.isFinite(y)) {
                 continue;
             }
-            gc.fillText(label, xAxis.getDisplayPosition(x) + dxPx, yAxis.getDisplayPosition(y) + dyPx);
+            double px = xAxis.getDisplayPosition(x);
+            double py = yAxis.getDisplayPosition(y) + dyPx;
+            if (alignment != TextAlignment.LEFT) {
+                gc.fillText(label, px + dxPx, py);
+                continue;
+            }
+            // right of the point; if that runs past the plot's right edge or over a label already drawn, the
+            // point's left, then a line above or below on either side; else right of the point regardless
+            double w = textWidth(label);
+            double h = font.getSize() + 2;
+            double[][] tries = {{px + dxPx, py}, {px - dxPx - w, py}, {px + dxPx, py - h}, {px - dxPx - w, py - h},
+                {px + dxPx, py + h}, {px - dxPx - w, py + h}};
+            double[] at = tries[0];
+            for (double[] t : tries) {
+                javafx.geometry.Rectangle2D r = box(t[0], t[1], w, h);
+                if (t[0] >= 0 && t[0] + w <= gc.getCanvas().getWidth()
+                        && placed.stream().noneMatch(r::intersects)) {
+                    at = t;
+                    break;
+                }
+            }
+            placed.add(box(at[0], at[1], w, h));
+            gc.fillText(label, at[0], at[1]);
         }
         gc.restore();
+    }
+
+    /** @return the box a left-aligned label drawn at (x, y) covers, for the renderer's baseline */
+    private javafx.geometry.Rectangle2D box(double x, double y, double w, double h) {
+        double top = baseline == VPos.BOTTOM ? y - h : baseline == VPos.TOP ? y : y - h / 2;
+        return new javafx.geometry.Rectangle2D(x, top, w, h);
+    }
+
+    private double textWidth(String label) {
+        javafx.scene.text.Text t = new javafx.scene.text.Text(label);
+        t.setFont(font);
+        return t.getLayoutBounds().getWidth();
     }
 
     @Override

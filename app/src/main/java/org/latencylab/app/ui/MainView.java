@@ -70,6 +70,7 @@ public final class MainView {
     private final EndpointsView endpoints;
     private final HistoryView history;
     private final StepsView steps;
+    private final org.latencylab.app.ui.serverbench.ServerBenchView serverBench;
     private final Label message = new Label();
     private final java.util.Map<KeyCombination, Runnable> shortcuts = new java.util.LinkedHashMap<>();
     private Scene scene;
@@ -86,12 +87,34 @@ public final class MainView {
         results = new ResultsView(vm.results());
         results.setChartActions(this::exportChartDialog);
         steps = new StepsView(vm.steps(), vm::showStep);
+        serverBench = new org.latencylab.app.ui.serverbench.ServerBenchView(vm.serverBench());
+        serverBench.setExports(new org.latencylab.app.ui.serverbench.ServerBenchView.Exports() {
+            @Override
+            public void png(String fileName, java.util.function.Supplier<? extends javafx.scene.layout.Region> build) {
+                pngDialog(fileName, (size, f) -> executor.submit("export PNG", () -> {
+                    ChartImages.writePng(build, size[0], size[1], size[2], f);
+                    return f;
+                }, (Path p) -> status("wrote " + p), MainView.this::status));
+            }
+
+            @Override
+            public void csv(String fileName, Path source) {
+                File f = chooser("CSV", "*.csv", fileName).showSaveDialog(window());
+                if (f != null) {
+                    executor.submit("export CSV", () -> java.nio.file.Files.copy(source, f.toPath(),
+                            java.nio.file.StandardCopyOption.REPLACE_EXISTING), (Path p) -> status("wrote " + p),
+                            MainView.this::status);
+                }
+            }
+        });
+        results.setServerBenchPane(serverBench.root());
         compare = new CompareView(vm.compare(), ChartTheme.LIGHT);
         history = new HistoryView(vm.history(), this::compare, vm::rejudge);
         SettingsView settings = new SettingsView(vm.settingsForm(), vm.themeProperty(), vm::applySettingsForm);
 
         Tab endpointTab = tab("Endpoint", endpoints.editor(), "Edit the selected endpoint; test the connection");
-        Tab experimentTab = tab("Experiment", experiment.root(), "Probe, context sweep, load test or grid");
+        Tab experimentTab = tab("Experiment", experiment.root(), "Probe, context sweep, load test, grid, transports"
+                + " or server benchmark");
         resultsTab = tab("Results", resultsPane(), "Live charts and the summary of the run on screen");
         compareTab = tab("Compare", compare.root(), "Saved runs side by side: CDFs and differences against a"
                 + " baseline run");
@@ -161,13 +184,23 @@ public final class MainView {
             boolean shown = split.getItems().contains(steps.root());
             if (steps.root().isVisible() && !shown) {
                 split.getItems().add(0, steps.root());
-                split.setDividerPositions(0.45);
+                RunResult.StepOutcome step = vm.results().stepProperty().get();
+                split.setDividerPositions(step != null
+                        && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(step.type()) ? 0.3 : 0.45);
             } else if (!steps.root().isVisible() && shown) {
                 split.getItems().remove(steps.root());
             }
         };
         steps.root().visibleProperty().addListener((o, a, b) -> layout.run());
         layout.run();
+        // a server benchmark's own panel (in the results view) needs more room than its variants' load charts
+        vm.results().stepProperty().addListener((o, a, s) -> {
+            boolean was = a != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(a.type());
+            boolean bench = s != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(s.type());
+            if (bench != was && split.getItems().size() == 2) {
+                split.setDividerPositions(bench ? 0.3 : 0.45);
+            }
+        });
         return split;
     }
 
@@ -324,6 +357,7 @@ public final class MainView {
         ChartTheme ct = t == Theme.DARK ? ChartTheme.DARK : ChartTheme.LIGHT;
         results.setTheme(ct);
         steps.setTheme(ct);
+        serverBench.setTheme(ct);
         compare.setTheme(ct);
         if (scene != null) {
             scene.getRoot().getStyleClass().remove("dark");
@@ -340,6 +374,17 @@ public final class MainView {
 
     /** @param kind chart to export: asks for size, scale and file, then writes in the background */
     public void exportChartDialog(ResultCharts.Kind kind) {
+        pngDialog(kind.name().toLowerCase(java.util.Locale.ROOT) + ".png",
+                (size, f) -> exportPng(kind, size[0], size[1], size[2], f, p -> { }));
+    }
+
+    /**
+     * Asks for image size, scale and file, then hands them over.
+     *
+     * @param fileName suggested file name
+     * @param write    called with {width px, height px, scale} and the chosen file
+     */
+    private void pngDialog(String fileName, java.util.function.BiConsumer<int[], Path> write) {
         Dialog<int[]> d = new Dialog<>();
         d.setTitle("Export chart as PNG");
         d.setHeaderText("Image size in pixels and scale (2 = twice the text and line size, for slides)");
@@ -360,10 +405,9 @@ public final class MainView {
         d.getDialogPane().getButtonTypes().setAll(ButtonType.OK, ButtonType.CANCEL);
         d.setResultConverter(b -> b == ButtonType.OK ? new int[]{w.get(), h.get(), s.get()} : null);
         d.showAndWait().ifPresent(size -> {
-            File f = chooser("PNG image", "*.png", kind.name().toLowerCase(java.util.Locale.ROOT) + ".png")
-                    .showSaveDialog(window());
+            File f = chooser("PNG image", "*.png", fileName).showSaveDialog(window());
             if (f != null) {
-                exportPng(kind, size[0], size[1], size[2], f.toPath(), p -> { });
+                write.accept(size, f.toPath());
             }
         });
     }
@@ -441,6 +485,11 @@ public final class MainView {
     /** @return the compare view */
     public CompareView compare() {
         return compare;
+    }
+
+    /** @return the server-benchmark panel of the Results tab */
+    public org.latencylab.app.ui.serverbench.ServerBenchView serverBench() {
+        return serverBench;
     }
 
     /** @return the history view */

@@ -48,6 +48,8 @@ public final class MainViewModel {
     private final ObjectProperty<Theme> theme = new SimpleObjectProperty<>(Theme.LIGHT);
     private final ReadOnlyStringWrapper message = new ReadOnlyStringWrapper("");
     private final StepsViewModel steps = new StepsViewModel();
+    private final org.latencylab.app.ui.serverbench.ServerBenchViewModel serverBench =
+            new org.latencylab.app.ui.serverbench.ServerBenchViewModel();
     private long viewed;
     private AppSettings settings = AppSettings.DEFAULTS;
     private boolean loaded;
@@ -74,9 +76,11 @@ public final class MainViewModel {
         run.setOnStarted(spec -> {
             viewed++;
             steps.reset(spec.stats());
+            serverBench.reset();
         });
         run.setOnProgress(p -> {
             steps.accept(p);
+            serverBench.accept(p);
             if (p instanceof org.latencylab.engine.transport.TransportsProgress t) {
                 results.showTransportsSoFar(t.soFar());
             }
@@ -84,6 +88,12 @@ public final class MainViewModel {
         run.setOnFinished(r -> {
             steps.showRun(r);
             history.refresh();
+        });
+        results.stepProperty().addListener((o, a, s) -> {
+            if (s != null && s.result() instanceof org.latencylab.engine.server.ServerBenchResult b) {
+                org.latencylab.engine.run.RunResult r = results.resultProperty().get();
+                serverBench.showResult(r == null ? "" : r.name(), r == null ? null : r.runDirectory(), b);
+            }
         });
         this.ranking = new org.latencylab.app.ui.workflow.RankingViewModel(executor, run, this::runsDir);
         ranking.setOnImported(history::refresh);
@@ -183,6 +193,9 @@ public final class MainViewModel {
      */
     public void showSaved(RunEntry e, org.latencylab.engine.run.RunResult r) {
         String title = e.title() + " · " + e.endpoint();
+        if (!run.runningProperty().get()) {
+            serverBench.reset();
+        }
         results.reset(title);
         results.show(title, r);
         if (!run.runningProperty().get()) {
@@ -230,6 +243,11 @@ public final class MainViewModel {
             message.set("running scenario " + file.getFileName() + " (" + spec.experiments().size() + " steps)");
             run.start(spec, runsDir());
         }, (Throwable t) -> message.set("cannot run " + file.getFileName() + ": " + UiExecutor.describe(t)));
+    }
+
+    /** @return the server-benchmark panel (variants' progress, telemetry, Pareto charts) */
+    public org.latencylab.app.ui.serverbench.ServerBenchViewModel serverBench() {
+        return serverBench;
     }
 
     /** @return the load-test, grid and steps panel */

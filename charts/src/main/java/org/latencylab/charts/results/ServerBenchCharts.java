@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -139,21 +140,28 @@ public final class ServerBenchCharts {
     }
 
     /**
-     * Writes the benchmark's charts: {@code pareto-<label>-throughput-latency.png}, and with GPU memory
-     * {@code pareto-<label>-throughput-memory.png} and {@code pareto-<label>-latency-memory.png}; with a heatmap
-     * {@code batching-heatmap-<label>.png}. Charts without any point are skipped.
+     * One chart of a benchmark, ready to build (on the JavaFX thread, or offscreen through {@link ChartImages}).
+     *
+     * @param file  PNG file name the CLI writes it to, e.g. {@code pareto-server-bench-throughput-latency.png}
+     * @param title the chart's title
+     * @param build builds a new, filled chart each time it is called
+     */
+    public record BenchChart(String file, String title, Supplier<Region> build) {
+    }
+
+    /**
+     * The benchmark's charts, in this order: the Pareto projection throughput vs P99 latency; with GPU memory for
+     * every measured variant, throughput vs memory and latency vs memory; with a measured heatmap cell, the batching
+     * heatmap. Empty when no variant was measured. The same list feeds the CLI's PNGs and the app's Results view.
      *
      * @param result  the benchmark
-     * @param dir     the run directory
-     * @param runName run name for titles
-     * @param widthPx width, px
-     * @param heightPx height, px
-     * @return the files written
-     * @throws ChartExportException when rendering or writing fails
+     * @param runName run name for titles, which then also explain the ★ and name a grid's variant; null for short
+     *                titles (a view that says so next to the charts)
+     * @param theme   light or dark
+     * @return the charts (none built yet)
      */
-    public static List<Path> write(ServerBenchResult result, Path dir, String runName, int widthPx, int heightPx)
-            throws ChartExportException {
-        List<Path> out = new ArrayList<>();
+    public static List<BenchChart> charts(ServerBenchResult result, String runName, ChartTheme theme) {
+        List<BenchChart> out = new ArrayList<>();
         List<Row> rows = rows(result);
         if (rows.isEmpty()) {
             return out;
@@ -167,19 +175,42 @@ public final class ServerBenchCharts {
             pairs.add(new Axis[] {lat, MEMORY});
         }
         for (Axis[] p : pairs) {
-            Path f = dir.resolve("pareto-" + result.label() + "-" + p[0].file() + "-" + p[1].file() + ".png");
-            String title = "Pareto: " + p[0].quantity().name() + " vs " + p[1].quantity().name() + " — " + runName
-                    + " (★ optimal in all objectives" + (commonBase(rows) == null ? "" : "; variant "
-                    + commonBase(rows)) + ")";
-            ChartImages.writePng(() -> pareto(result, p[0], p[1], title, ChartTheme.LIGHT), widthPx, heightPx, 1.0, f);
-            out.add(f);
+            String file = "pareto-" + result.label() + "-" + p[0].file() + "-" + p[1].file() + ".png";
+            String title = "Pareto: " + p[0].quantity().name() + " vs " + p[1].quantity().name()
+                    + (runName == null ? "" : " — " + runName + " (★ optimal in all objectives"
+                    + (commonBase(rows) == null ? "" : "; variant " + commonBase(rows)) + ")");
+            out.add(new BenchChart(file, title, () -> pareto(result, p[0], p[1], title, theme)));
         }
         ServerBenchResult.Heatmap h = result.heatmap();
         if (h != null && h.tokensPerSecond().stream().flatMap(List::stream).anyMatch(v -> v != null)) {
-            Path f = dir.resolve("batching-heatmap-" + result.label() + ".png");
-            String title = String.format(Locale.ROOT, "Output tokens/s by %s × %s — %s", h.rowParameter(),
-                    h.columnParameter(), runName);
-            ChartImages.writePng(() -> batchingHeatmap(result, title, ChartTheme.LIGHT), widthPx, heightPx, 1.0, f);
+            String title = String.format(Locale.ROOT, "Output tokens/s by %s × %s", h.rowParameter(),
+                    h.columnParameter()) + (runName == null ? "" : " — " + runName);
+            out.add(new BenchChart("batching-heatmap-" + result.label() + ".png", title,
+                    () -> batchingHeatmap(result, title, theme)));
+        }
+        return out;
+    }
+
+    /**
+     * Writes the benchmark's charts ({@link #charts}, light theme) into the run directory:
+     * {@code pareto-<label>-throughput-latency.png}, and with GPU memory {@code pareto-<label>-throughput-memory.png}
+     * and {@code pareto-<label>-latency-memory.png}; with a heatmap {@code batching-heatmap-<label>.png}. Charts
+     * without any point are skipped.
+     *
+     * @param result  the benchmark
+     * @param dir     the run directory
+     * @param runName run name for titles
+     * @param widthPx width, px
+     * @param heightPx height, px
+     * @return the files written
+     * @throws ChartExportException when rendering or writing fails
+     */
+    public static List<Path> write(ServerBenchResult result, Path dir, String runName, int widthPx, int heightPx)
+            throws ChartExportException {
+        List<Path> out = new ArrayList<>();
+        for (BenchChart c : charts(result, runName, ChartTheme.LIGHT)) {
+            Path f = dir.resolve(c.file());
+            ChartImages.writePng(c.build(), widthPx, heightPx, 1.0, f);
             out.add(f);
         }
         return out;

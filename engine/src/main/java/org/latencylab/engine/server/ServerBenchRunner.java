@@ -123,10 +123,27 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
             for (Planned p : planned) {
                 if (context.cancelled()) {
                     results.add(skipped(p, base, "the run was cancelled before this variant"));
+                    publish(context, base, p, planned.size(), ServerBenchProgress.Phase.DONE,
+                            VariantResult.Status.CANCELLED, null, null);
                     continue;
                 }
                 context.notice("server-bench: variant " + p.index() + "/" + planned.size() + " '" + p.name() + "'");
-                results.add(runVariant(spec, base, p, planned.size(), context, http));
+                VariantResult r;
+                try {
+                    r = runVariant(spec, base, p, planned.size(), context, http);
+                } catch (InterruptedException e) {
+                    publish(context, base, p, planned.size(), ServerBenchProgress.Phase.DONE,
+                            VariantResult.Status.CANCELLED, null, null);
+                    throw e;
+                } catch (RuntimeException e) {
+                    publish(context, base, p, planned.size(), ServerBenchProgress.Phase.DONE, null,
+                            e.getMessage(), null);
+                    throw e;
+                }
+                results.add(r);
+                publish(context, base, p, planned.size(), ServerBenchProgress.Phase.DONE, r.status(),
+                        r.status() == VariantResult.Status.OK || r.message() == null ? null
+                                : r.message().lines().findFirst().orElse(null), null);
             }
         } finally {
             http.dispatcher().executorService().shutdown();
@@ -163,6 +180,20 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
         return result;
     }
 
+    /**
+     * Reports a variant's phase to the constructor's listener and, as a {@link ServerBenchProgress}, to the run's
+     * step-progress listeners. Never throws: a display's failure must not end a benchmark.
+     */
+    private void publish(StepContext context, String step, Planned p, int count, ServerBenchProgress.Phase phase,
+                         VariantResult.Status status, String message, TelemetryRecorder.TelemetryTick tick) {
+        try {
+            progress.accept(new Progress(p.name(), p.index(), count, phase.name().toLowerCase(Locale.ROOT), tick));
+        } catch (RuntimeException e) {
+            // a listener's failure is not the benchmark's
+        }
+        context.progress(new ServerBenchProgress(step, p.name(), p.index(), count, phase, status, message, tick));
+    }
+
     private static VariantResult skipped(Planned p, String base, String why) {
         return new VariantResult(p.index(), p.name(), base + "-v" + p.index(), p.values(), null,
                 p.spec().attach(), VariantResult.Status.CANCELLED, why, null, null, null, null, null, List.of(), null,
@@ -183,7 +214,7 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
         String logFile = null;
         ServerProcess proc = null;
         Double startup = null;
-        progress.accept(new Progress(p.name(), p.index(), count, "starting", null));
+        publish(context, base, p, count, ServerBenchProgress.Phase.STARTING, null, null, null);
         try {
             if (url == null) {
                 int port;
@@ -234,17 +265,17 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                 }
                 startup = (System.nanoTime() - t0) / 1e9;
             }
-            return measure(spec, p, vlabel, url, command, logFile, proc, startup, price, gpus, count, context, http);
+            return measure(spec, base, p, vlabel, url, command, logFile, proc, startup, price, gpus, count, context,
+                    http);
         } finally {
             if (proc != null && proc.isAlive()) {
-                progress.accept(new Progress(p.name(), p.index(), count, "stopping", null));
+                publish(context, base, p, count, ServerBenchProgress.Phase.STOPPING, null, null, null);
                 proc.stop(spec.stopGrace());
             }
-            progress.accept(new Progress(p.name(), p.index(), count, "done", null));
         }
     }
 
-    private VariantResult measure(ServerBenchSpec spec, Planned p, String vlabel, String url, String command,
+    private VariantResult measure(ServerBenchSpec spec, String base, Planned p, String vlabel, String url, String command,
                                   String logFile, ServerProcess proc, Double startup, Double price, int gpus,
                                   int count, StepContext context, OkHttpClient http) throws InterruptedException {
         VariantSpec v = p.spec();
@@ -266,7 +297,7 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
         String gpuFile = gpu == null ? null : vlabel + ".gpu.csv";
         TelemetryRecorder rec = TelemetryRecorder.start(http, metricsUrl, gpu,
                 dir.resolve(vlabel + ".metrics.csv"), dir.resolve(vlabel + ".gpu.csv"), spec.scrapeInterval(),
-                tick -> progress.accept(new Progress(p.name(), p.index(), count, "load", tick)));
+                tick -> publish(context, base, p, count, ServerBenchProgress.Phase.LOAD, null, null, tick));
         telemetryNotes.forEach(rec::note);
         AtomicBoolean died = new AtomicBoolean();
         List<LoadSpec> levels = spec.levels();
@@ -316,6 +347,7 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
         }
         Integer exit = proc == null ? null : proc.isAlive() ? null : proc.exitCode();
         if (proc != null && proc.isAlive()) {
+            publish(context, base, p, count, ServerBenchProgress.Phase.STOPPING, null, null, null);
             exit = proc.stop(spec.stopGrace());
         }
         return new VariantResult(p.index(), p.name(), vlabel, p.values(), command, url, status, message, exit,

@@ -41,6 +41,14 @@ public final class NvidiaSmi implements GpuSource {
     }
 
     /**
+     * @param executable an {@code nvidia-smi} executable (tests use a script that answers like it)
+     * @return a source that runs it
+     */
+    static NvidiaSmi at(Path executable) {
+        return new NvidiaSmi(executable);
+    }
+
+    /**
      * @return {@code nvidia-smi} from the {@code PATH}, or empty when it is not installed (no NVIDIA driver)
      */
     public static Optional<NvidiaSmi> find() {

@@ -49,6 +49,8 @@ public final class TelemetryRecorder implements AutoCloseable {
     private volatile String lastGpuError;
     private int scrapeFailures;
     private int gpuFailures;
+    /** Set by {@link #stop()} before it interrupts the sampling thread. */
+    private volatile boolean stopping;
 
     /**
      * One tick's readings, for live displays.
@@ -125,8 +127,10 @@ public final class TelemetryRecorder implements AutoCloseable {
                         cell(s.ttftCount()), cell(s.ttftSumSeconds()), cell(s.itlCount()), cell(s.itlSumSeconds())));
                 metricsOut.flush();
             } catch (IOException | RuntimeException e) {
-                scrapeFailures++;
-                lastScrapeError = e.getMessage();
+                if (!cutOffByStop(e)) {
+                    scrapeFailures++;
+                    lastScrapeError = e.getMessage();
+                }
             }
         }
         List<GpuReading> gs = List.of();
@@ -143,8 +147,10 @@ public final class TelemetryRecorder implements AutoCloseable {
                 }
                 gpuOut.flush();
             } catch (IOException | RuntimeException e) {
-                gpuFailures++;
-                lastGpuError = e.getMessage();
+                if (!cutOffByStop(e)) {
+                    gpuFailures++;
+                    lastGpuError = e.getMessage();
+                }
             }
         }
         try {
@@ -152,6 +158,26 @@ public final class TelemetryRecorder implements AutoCloseable {
         } catch (RuntimeException e) {
             // a display's failure must not stop sampling
         }
+    }
+
+    /**
+     * Whether a failed sample was only cut off by {@link #stop()}: the sampling thread was interrupted while it
+     * waited for the scrape or for {@code nvidia-smi} (which is then killed). That is the normal end of sampling,
+     * not a gap in the telemetry; {@link #stop()} takes one more sample itself.
+     */
+    private boolean cutOffByStop(Exception e) {
+        if (!stopping) {
+            return false;
+        }
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String cell(double v) {
@@ -169,11 +195,13 @@ public final class TelemetryRecorder implements AutoCloseable {
     }
 
     /**
-     * Takes a last sample, stops sampling, closes the files and summarises.
+     * Stops sampling, takes a last sample, closes the files and summarises. A sample in progress when this is called
+     * (a scrape, or an {@code nvidia-smi} process, which is killed) is cut off without counting as a failure.
      *
      * @return the summary
      */
     public TelemetrySummary stop() {
+        stopping = true;
         ticker.shutdownNow();
         try {
             ticker.awaitTermination(5, TimeUnit.SECONDS);

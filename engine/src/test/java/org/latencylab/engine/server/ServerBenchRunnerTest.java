@@ -38,6 +38,10 @@ class ServerBenchRunnerTest {
     }
 
     private RunResult run(String experiment, ServerBenchRunner runner) throws Exception {
+        return run(experiment, runner, RunListener.NONE);
+    }
+
+    private RunResult run(String experiment, ServerBenchRunner runner, RunListener listener) throws Exception {
         String yaml = """
                 format: 1
                 name: bench-test
@@ -47,7 +51,7 @@ class ServerBenchRunnerTest {
         RunSpec spec = StepCatalog.loader().parse(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8)),
                 "bench-test.yaml");
         return StepCatalog.engine().register(ServerBenchSpec.class, runner)
-                .start(spec, dir.resolve("run"), RunListener.NONE).await(Duration.ofSeconds(150));
+                .start(spec, dir.resolve("run"), listener).await(Duration.ofSeconds(150));
     }
 
     @Test
@@ -177,6 +181,7 @@ class ServerBenchRunnerTest {
                 org.latencylab.engine.sim.SimOptions.defaults());
         try (sim) {
             java.util.List<ServerBenchRunner.Progress> progress = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.List<ServerBenchProgress> events = new java.util.concurrent.CopyOnWriteArrayList<>();
             RunResult r = run("""
                     - type: server-bench
                       load: {concurrency: 2, requests: 4, contextTokens: 32, maxOutputTokens: 4}
@@ -186,7 +191,26 @@ class ServerBenchRunnerTest {
                           attach: %s
                           protocol: ollama-chat
                     """.formatted(sim.baseUrl()), new ServerBenchRunner(new org.latencylab.engine.load.LoadStepRunner(),
-                    progress::add));
+                    progress::add), new org.latencylab.engine.experiment.StepProgressListener() {
+                        @Override
+                        public void onStepProgress(org.latencylab.engine.experiment.StepProgress p) {
+                            if (p instanceof ServerBenchProgress b) {
+                                events.add(b);
+                            }
+                        }
+
+                        @Override
+                        public void onSnapshot(org.latencylab.engine.api.IntervalSnapshot s) {
+                        }
+                    });
+            // the same phases reach the run's step-progress listeners, with the step's label and the final status
+            assertThat(events).extracting(ServerBenchProgress::phase).startsWith(ServerBenchProgress.Phase.STARTING)
+                    .endsWith(ServerBenchProgress.Phase.DONE).contains(ServerBenchProgress.Phase.LOAD);
+            assertThat(events).allMatch(e -> e.step().equals("server-bench") && e.variant().equals("running-ollama")
+                    && e.index() == 1 && e.count() == 1);
+            assertThat(events.get(events.size() - 1).status()).isEqualTo(VariantResult.Status.OK);
+            assertThat(events).filteredOn(e -> e.phase() == ServerBenchProgress.Phase.LOAD)
+                    .allMatch(e -> e.tick() != null).anyMatch(e -> !e.tick().gpus().isEmpty());
             // live progress: the phases in order, and telemetry ticks with the simulated GPU while under load
             assertThat(progress).extracting(ServerBenchRunner.Progress::phase).startsWith("starting").endsWith("done")
                     .contains("load");

@@ -15,7 +15,7 @@ import javafx.scene.layout.VBox;
 import org.latencylab.app.ui.Controls;
 
 /**
- * The experiment form: probe, context sweep, load test, grid or transports, each with only the settings the engine honours,
+ * The experiment form: probe, context sweep, load test, grid, transports or server benchmark, each with only the settings the engine honours,
  * in a scroll pane (the load-test form is long). Build and use on the JavaFX thread.
  */
 public final class ExperimentView {
@@ -50,6 +50,12 @@ public final class ExperimentView {
         transportsKind.setToggleGroup(kind);
         transportsKind.setTooltip(Controls.tip("SSE vs gRPC vs JSON × emulated networks × warm/cold connections:"
                 + " first-screen latency per cell as grouped bars"));
+        RadioButton benchKind = new RadioButton("Server benchmark");
+        benchKind.setId("kindServerBench");
+        benchKind.setToggleGroup(kind);
+        benchKind.setTooltip(Controls.tip("GPU-server variants (vLLM, SGLang, TGI, llama.cpp, Ollama, the simulator)"
+                + " launched or attached, each loaded with the same plan and watched (KV cache, queue, GPU memory);"
+                + " Pareto front of throughput, P99 latency and memory, batching heatmap, roofline and cost"));
         java.util.Map<ExperimentViewModel.Kind, RadioButton> buttons = new java.util.EnumMap<>(
                 ExperimentViewModel.Kind.class);
         buttons.put(ExperimentViewModel.Kind.PROBE, probe);
@@ -57,6 +63,7 @@ public final class ExperimentView {
         buttons.put(ExperimentViewModel.Kind.LOAD, load);
         buttons.put(ExperimentViewModel.Kind.GRID, gridKind);
         buttons.put(ExperimentViewModel.Kind.TRANSPORTS, transportsKind);
+        buttons.put(ExperimentViewModel.Kind.SERVER_BENCH, benchKind);
         kind.selectToggle(buttons.get(vm.kindProperty().get()));
         kind.selectedToggleProperty().addListener((o, a, b) -> buttons.forEach((k, button) -> {
             if (button == b) {
@@ -137,11 +144,16 @@ public final class ExperimentView {
         transportsPane.visibleProperty().bind(transportsKind.selectedProperty());
         transportsPane.managedProperty().bind(transportsKind.selectedProperty());
 
+        TitledPane benchPane = new TitledPane("Server benchmark", new ServerBenchFormView(vm.serverBench()).root());
+        benchPane.setCollapsible(false);
+        benchPane.visibleProperty().bind(benchKind.selectedProperty());
+        benchPane.managedProperty().bind(benchKind.selectedProperty());
+
         Label hint = new Label("Run with Ctrl+R; cancel with Esc. Results appear live in the Results tab."
                 + " Open scenario… (Ctrl+O) runs a scenario file with any number of steps.");
         hint.setWrapText(true);
-        VBox content = new VBox(10, new HBox(16, probe, sweep, load, gridKind, transportsKind), common,
-                tokenizerRow, probePane, sweepPane, loadPane, gridPane, transportsPane, hint);
+        VBox content = new VBox(10, new HBox(16, probe, sweep, load, gridKind, transportsKind, benchKind),
+                common, tokenizerRow, probePane, sweepPane, loadPane, gridPane, transportsPane, benchPane, hint);
         content.setPadding(new Insets(12));
         javafx.scene.control.ScrollPane scroll = new javafx.scene.control.ScrollPane(content);
         scroll.setFitToWidth(true);

@@ -36,7 +36,9 @@ public final class ExperimentViewModel {
         /** A grid of load steps (concurrency or rate × prompt length) summarised as a heatmap. */
         GRID,
         /** Transports × network profiles × warm/cold connections: first-screen latency per cell. */
-        TRANSPORTS;
+        TRANSPORTS,
+        /** GPU-server benchmark: server variants launched or attached, loaded, watched, compared on a Pareto front. */
+        SERVER_BENCH;
 
         /** @return the lower-case id stored in the settings, e.g. {@code "load"} */
         public String id() {
@@ -75,6 +77,12 @@ public final class ExperimentViewModel {
     private final LoadForm load = new LoadForm();
     private final GridForm grid = new GridForm();
     private final TransportsForm transports = new TransportsForm();
+    private final ServerBenchForm serverBench = new ServerBenchForm();
+
+    /** @return the Server benchmark form */
+    public ServerBenchForm serverBench() {
+        return serverBench;
+    }
 
     /** @return the load-test form */
     public LoadForm load() {
@@ -202,6 +210,9 @@ public final class ExperimentViewModel {
         if (kind.get() == Kind.TRANSPORTS) {
             return transports.spec();
         }
+        if (kind.get() == Kind.SERVER_BENCH) {
+            return serverBench.spec();
+        }
         if (kind.get() == Kind.PROBE) {
             return new ProbeSpec(requests.get(), concurrency.get(), promptTokens.get(), maxOutputTokens.get(),
                     stream.get(), cold.get(), null);
@@ -236,6 +247,9 @@ public final class ExperimentViewModel {
         }
         if (kind.get() == Kind.TRANSPORTS) {
             return transports.suggestedName();
+        }
+        if (kind.get() == Kind.SERVER_BENCH) {
+            return serverBench.suggestedName();
         }
         if (kind.get() == Kind.PROBE) {
             return "probe-" + requests.get() + "x" + concurrency.get();

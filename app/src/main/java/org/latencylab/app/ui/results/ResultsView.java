@@ -45,7 +45,8 @@ import java.util.function.Function;
  * The results tab: a header (title, tier badge, SLO, counts), three live charts (TTFT/E2E CDF with a
  * probability/percentile axis choice, TTFT over time with tier bands, the sweep with its fitted power law and band)
  * and the summary table with a definition on every metric; a transports step shows its grouped bar chart of P50
- * first-screen latency per network profile instead of the CDF and time charts. Right-click a chart to export it or copy it as an
+ * first-screen latency per network profile instead of the CDF and time charts, a server-bench step its panel of
+ * variants, telemetry and Pareto charts (see {@link #setServerBenchPane}). Right-click a chart to export it or copy it as an
  * image. Build and use on the JavaFX thread.
  */
 public final class ResultsView {
@@ -56,6 +57,8 @@ public final class ResultsView {
     private final Map<ResultCharts.Kind, XYChart> charts = new EnumMap<>(ResultCharts.Kind.class);
     private final Label tierBadge = new Label();
     private final StackPane transportsHolder = new StackPane();
+    private final StackPane serverBenchHolder = new StackPane();
+    private SplitPane split;
     private GridPane chartGrid;
     private CdfChart cdf;
     private TimeSeriesChart time;
@@ -168,8 +171,10 @@ public final class ResultsView {
         chartGrid = grid;
         transportsHolder.setId("transportsChart");
         transportsHolder.setVisible(false);
-        StackPane chartArea = new StackPane(grid, transportsHolder);
-        SplitPane split = new SplitPane(chartArea, bottom);
+        serverBenchHolder.setId("serverBenchPanel");
+        serverBenchHolder.setVisible(false);
+        StackPane chartArea = new StackPane(grid, transportsHolder, serverBenchHolder);
+        split = new SplitPane(chartArea, bottom);
         split.setOrientation(Orientation.VERTICAL);
         split.setDividerPositions(0.58);
         root.setCenter(split);
@@ -201,6 +206,23 @@ public final class ResultsView {
         ResultCharts.fill(sweep, d);
         showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
         showTransports(d);
+        boolean bench = d != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(d.type());
+        if (bench) {
+            chartGrid.setVisible(false);
+        }
+        if (serverBenchHolder.isVisible() != bench) {
+            serverBenchHolder.setVisible(bench);
+            // the benchmark's panel (variants, telemetry, Pareto charts) needs the room; its summary table less
+            split.setDividerPositions(bench ? 0.88 : 0.58);
+        }
+    }
+
+    /**
+     * @param pane what a server-bench step shows in place of the CDF and time charts (its variants' progress,
+     *             telemetry and Pareto charts)
+     */
+    public void setServerBenchPane(Region pane) {
+        serverBenchHolder.getChildren().setAll(pane);
     }
 
     /**
