@@ -67,7 +67,11 @@ public final class ServerBenchReport {
                     + "tokens ÷ FP16 FLOP/s)%n", rf.promptTokens(), ms(rf.prefillBoundMs()));
             for (VariantResult v : r.variants()) {
                 for (VariantResult.Point p : v.points()) {
-                    if (p.tpotBoundMs() != null) {
+                    if (p.tpotBoundMs() != null && (p.tpotP50Ms() == null || p.tpotOfBoundPct() == null)) {
+                        // no successful request measured a TPOT here (e.g. the variant ran out of memory)
+                        out.printf(Locale.ROOT, "  %s (%s): TPOT ≥ %s at batch %.1f; no TPOT measured%n", v.name(),
+                                p.level(), ms(p.tpotBoundMs()), p.batchForBound());
+                    } else if (p.tpotBoundMs() != null) {
                         out.printf(Locale.ROOT, "  %s (%s): TPOT ≥ %s at batch %.1f; measured TPOT (P50) %s is %s of "
                                         + "the bandwidth limit%n", v.name(), p.level(), ms(p.tpotBoundMs()),
                                 p.batchForBound(), ms(p.tpotP50Ms()),
