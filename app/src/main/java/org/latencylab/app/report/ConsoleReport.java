@@ -108,7 +108,10 @@ public final class ConsoleReport {
             if (r.overall() != null && r.overall().sent() > 0 && r.overall().succeeded() == 0) {
                 out.println("no request succeeded: see the errors above and " + r.runDirectory().resolve(RequestLog.FILE_NAME));
             } else if (!anySlo) {
-                out.println("SLOs: none set");
+                List<String> own = r.steps().stream().filter(s -> s.spec() != null && !s.spec().stepSlos().isEmpty())
+                        .map(s -> "'" + s.label() + "' (" + s.type() + ")").toList();
+                out.println(own.isEmpty() ? "SLOs: none set"
+                        : "SLOs: no run-level SLO; judged per step, see above: " + String.join(", ", own));
             } else {
                 out.println(r.slosPassed() ? "SLOs: all passed" : "SLOs: FAILED (exit status 1)");
             }

@@ -58,6 +58,16 @@ public record CompareEndpointsSpec(@JsonProperty("endpoints") List<TargetEntry> 
     }
 
     @Override
+    public List<String> ownEndpoints() {
+        return endpoints.stream().map(TargetEntry::name).toList();
+    }
+
+    @Override
+    public List<Slo> stepSlos() {
+        return slos;
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }

@@ -197,6 +197,11 @@ public record LoadSpec(
 
     /** @return {@value #TYPE} */
     @Override
+    public List<Slo> stepSlos() {
+        return slos;
+    }
+
+    @Override
     @JsonProperty("type")
     public String type() {
         return TYPE;

@@ -71,6 +71,16 @@ public record MonitorSpec(@JsonProperty("endpoints") List<TargetEntry> endpoints
     }
 
     @Override
+    public List<String> ownEndpoints() {
+        return endpoints.stream().map(TargetEntry::name).toList();
+    }
+
+    @Override
+    public List<Slo> stepSlos() {
+        return slos;
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }
