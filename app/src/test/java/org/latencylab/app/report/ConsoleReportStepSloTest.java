@@ -17,7 +17,10 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A run whose SLOs live in a step (a ranking) neither says "none set" nor names the unused run endpoint. */
+/**
+ * A run whose SLOs live in a step (a ranking) neither says "none set" nor names the unused run endpoint, in the
+ * console summary and in the HTML report.
+ */
 class ConsoleReportStepSloTest {
     private static final String SCENARIO = """
             format: 1
@@ -48,5 +51,13 @@ class ConsoleReportStepSloTest {
         assertThat(out).contains("LatencyLab — rank-only — endpoints alpha, beta — completed")
                 .doesNotContain("llama-8b-class").doesNotContain("SLOs: none set")
                 .contains("SLOs: no run-level SLO; judged per step, see above: 'compare-endpoints' (compare-endpoints)");
+
+        // the HTML report's summary row reads the same from run.json
+        Path html = HtmlReport.write(List.of(dir.resolve("run")), 0, dir.resolve("report.html"));
+        String page = java.nio.file.Files.readString(html);
+        String summary = page.substring(page.indexOf("<h2>Summary</h2>"), page.indexOf("</table>",
+                page.indexOf("<h2>Summary</h2>")));
+        assertThat(summary).contains("endpoints alpha, beta").doesNotContain("llama-8b-class")
+                .doesNotContain("none set").contains("judged per step: compare-endpoints (compare-endpoints)");
     }
 }
