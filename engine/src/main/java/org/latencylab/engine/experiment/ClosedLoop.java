@@ -220,7 +220,7 @@ public final class ClosedLoop {
                 ready.countDown();
                 counted = true;
                 ready.await();
-                while (System.nanoTime() - o.notBeforeNanos() < 0 && o.notBeforeNanos() != Long.MIN_VALUE
+                while (o.notBeforeNanos() != Long.MIN_VALUE && System.nanoTime() - o.notBeforeNanos() < 0
                         && !stopping()) {
                     LockSupport.parkNanos(Math.min(o.notBeforeNanos() - System.nanoTime(), POLL_NANOS));
                 }
