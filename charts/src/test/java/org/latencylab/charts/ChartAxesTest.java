@@ -107,6 +107,9 @@ class ChartAxesTest {
         XYChart chart = render("cdf-wide.png", CdfChart.YScale.PERCENTILE,
                 List.of(SampleData.lognormal("TTFT", 1000, 80, 1.0, 0.01, 3)), cdf);
         assertThat(cdf.get().logX()).isTrue();
+        // a log axis of up to three decades labels 1, 2 and 5 of each decade, not only the powers of ten
+        List<String> xTicks = Fx.call(() -> chart.getXAxis().getTickMarks().stream().map(t -> t.getText()).toList());
+        assertThat(xTicks).contains("50", "100", "200", "500");
         List<String> ticks = Fx.call(() -> chart.getYAxis().getTickMarks().stream().map(t -> t.getText()).toList());
         assertThat(ticks).contains("P99.9", "P99.99");
         double max = Arrays.stream(SampleData.lognormal("TTFT", 1000, 80, 1.0, 0.01, 3).values()).max().orElseThrow();
