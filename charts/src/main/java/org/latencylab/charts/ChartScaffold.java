@@ -19,7 +19,7 @@ final class ChartScaffold {
     }
 
     static DefaultNumericAxis axis(Quantity q, Side side) {
-        DefaultNumericAxis axis = new DefaultNumericAxis(q.name(), q.unit());
+        DefaultNumericAxis axis = new LogTickAxis(q.name(), q.unit()); // labels 1-2-5 per decade when log
         axis.setSide(side);
         axis.setAnimated(false);
         axis.setAutoRanging(true);

@@ -107,10 +107,35 @@ class ChartAxesTest {
         XYChart chart = render("cdf-wide.png", CdfChart.YScale.PERCENTILE,
                 List.of(SampleData.lognormal("TTFT", 1000, 80, 1.0, 0.01, 3)), cdf);
         assertThat(cdf.get().logX()).isTrue();
+        // a log axis of up to three decades labels 1, 2 and 5 of each decade, not only the powers of ten
+        List<String> xTicks = Fx.call(() -> chart.getXAxis().getTickMarks().stream().map(t -> t.getText()).toList());
+        assertThat(xTicks).contains("50", "100", "200", "500");
         List<String> ticks = Fx.call(() -> chart.getYAxis().getTickMarks().stream().map(t -> t.getText()).toList());
         assertThat(ticks).contains("P99.9", "P99.99");
         double max = Arrays.stream(SampleData.lognormal("TTFT", 1000, 80, 1.0, 0.01, 3).values()).max().orElseThrow();
         assertThat(Fx.call(chart.getXAxis()::getMax)).isGreaterThan(max).isLessThan(max * 1.5);
+    }
+
+    @Test
+    void aNarrowDistributionBesideAFastOneKeepsALinearAxisSoItIsNoVerticalLine() throws Exception {
+        // a load step at 1.5 req/s: TTFT 12–67 ms, E2E 380–444 ms; pooled they span 37 times
+        double[] ttft = new double[28];
+        double[] e2e = new double[28];
+        for (int i = 0; i < 28; i++) {
+            ttft[i] = 12 + 55.0 * i * i / (27 * 27);
+            e2e[i] = 380 + 64.0 * i / 27;
+        }
+        AtomicReference<CdfChart> cdf = new AtomicReference<>();
+        XYChart chart = render("cdf-two-narrow.png", CdfChart.YScale.PROBABILITY,
+                List.of(new SampleSet("TTFT", ttft), new SampleSet("E2E", e2e)), cdf);
+        assertThat(cdf.get().logX()).as("log would squash E2E to 4 % of the width").isFalse();
+        double width = Fx.call(() -> chart.getXAxis().getDisplayPosition(444) - chart.getXAxis().getDisplayPosition(380));
+        double axis = Fx.call(() -> chart.getXAxis().getDisplayPosition(chart.getXAxis().getMax())
+                - chart.getXAxis().getDisplayPosition(chart.getXAxis().getMin()));
+        assertThat(width / axis).as("share of the x axis E2E covers").isGreaterThan(0.1);
+        // a single wide set, or sets each wide on a log scale, still get a log axis
+        assertThat(CdfChart.preferLog(20, 5000, List.of(new double[] {20, 2000}, new double[] {500, 5000}))).isTrue();
+        assertThat(CdfChart.preferLog(12, 444, List.of(new double[] {12, 67}, new double[] {380, 444}))).isFalse();
     }
 
     @Test

@@ -132,18 +132,18 @@ final class TargetOptions {
      * @return the judging settings: the default tier table and those SLOs
      */
     static StatsSettings stats(List<String> slos) {
-        List<StatsSettings.SloSpec> list = slos.stream().map(TargetOptions::slo).toList();
+        List<org.latencylab.engine.stats.Slo> list = slos.stream().map(TargetOptions::slo).toList();
         return new StatsSettings(null, null, list);
     }
 
-    private static StatsSettings.SloSpec slo(String text) {
+    private static org.latencylab.engine.stats.Slo slo(String text) {
         String[] p = text.split(":");
         if (p.length != 3) {
             throw new IllegalArgumentException("--slo must look like METRIC:PERCENTILE:MS, e.g. ttft:95:500, was '"
                     + text + "'");
         }
         try {
-            return new StatsSettings.SloSpec(p[0], Double.parseDouble(p[1]), Double.parseDouble(p[2]));
+            return org.latencylab.engine.stats.Slo.ofMillis(p[0], Double.parseDouble(p[1]), Double.parseDouble(p[2]));
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--slo '" + text + "': percentile and milliseconds must be numbers");
         }

@@ -108,7 +108,10 @@ public final class ConsoleReport {
             if (r.overall() != null && r.overall().sent() > 0 && r.overall().succeeded() == 0) {
                 out.println("no request succeeded: see the errors above and " + r.runDirectory().resolve(RequestLog.FILE_NAME));
             } else if (!anySlo) {
-                out.println("SLOs: none set");
+                List<String> own = r.steps().stream().filter(s -> s.spec() != null && !s.spec().stepSlos().isEmpty())
+                        .map(s -> "'" + s.label() + "' (" + s.type() + ")").toList();
+                out.println(own.isEmpty() ? "SLOs: none set"
+                        : "SLOs: no run-level SLO; judged per step, see above: " + String.join(", ", own));
             } else {
                 out.println(r.slosPassed() ? "SLOs: all passed" : "SLOs: FAILED (exit status 1)");
             }
@@ -181,9 +184,13 @@ public final class ConsoleReport {
     }
 
     private static void printGrid(GridResult g, PrintWriter out) {
-        out.printf(Locale.ROOT, "%s %s of %s by %s (rows) × %s (columns)%n", g.metric(), "[" + g.unit() + "]",
-                g.label(), g.rowAxis() + (g.rowUnit().isEmpty() ? "" : " [" + g.rowUnit() + "]"),
-                g.columnAxis() + (g.columnUnit().isEmpty() ? "" : " [" + g.columnUnit() + "]"));
+        // metric names as the charts write them (MetricNames: "P99 TTFT from intended start", not the raw id)
+        out.printf(Locale.ROOT, "%s %s of %s by %s (rows) × %s (columns)%n",
+                org.latencylab.charts.MetricNames.metricWithStatistic(g.metric()), "[" + g.unit() + "]",
+                g.label(), org.latencylab.charts.MetricNames.name(g.rowAxis())
+                        + (g.rowUnit().isEmpty() ? "" : " [" + g.rowUnit() + "]"),
+                org.latencylab.charts.MetricNames.name(g.columnAxis())
+                        + (g.columnUnit().isEmpty() ? "" : " [" + g.columnUnit() + "]"));
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%12s", g.rowAxis()));
         for (Double c : g.columnValues()) {
             head.append(String.format(Locale.ROOT, " %12s", trim(c)));

@@ -170,10 +170,18 @@ public final class HtmlReport {
                     .t(Units.ms(r.percentileMs("ttft", 95))).a("</td><td>").t(Units.ms(r.percentileMs("e2e", 95)))
                     .a("</td><td class=\"l\">").t(s.path("tier").asText("–")).a("</td><td class=\"l\">");
             boolean anySlo = false;
+            List<String> perStep = new ArrayList<>();
             for (JsonNode st : j.path("steps")) {
                 anySlo |= st.path("summary").path("slos").size() > 0;
+                // SLOs a step carries itself (a ranking's attainment column, a load step's goodput thresholds,
+                // a server bench's load): the spec's own slos or its load's
+                if (st.path("spec").path("slos").size() > 0 || st.path("spec").path("load").path("slos").size() > 0) {
+                    perStep.add(st.path("label").asText("?") + " (" + st.path("type").asText("?") + ")");
+                }
             }
-            if (!anySlo) {
+            if (!anySlo && !perStep.isEmpty()) {
+                a("judged per step: ").t(String.join(", ", perStep));
+            } else if (!anySlo) {
                 a("none set");
             } else {
                 boolean ok = j.path("slos_passed").asBoolean(false);

@@ -45,6 +45,11 @@ public record BaselineSpec(@JsonProperty("direct") TargetEntry direct,
     }
 
     @Override
+    public List<String> ownEndpoints() {
+        return List.of(direct.name(), gateway.name());
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }

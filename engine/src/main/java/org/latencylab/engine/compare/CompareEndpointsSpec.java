@@ -2,7 +2,6 @@ package org.latencylab.engine.compare;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.latencylab.engine.run.ExperimentSpec;
-import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.stats.Slo;
 
 import java.time.Duration;
@@ -33,7 +32,7 @@ public record CompareEndpointsSpec(@JsonProperty("endpoints") List<TargetEntry> 
                                    @JsonProperty("cold") Boolean cold,
                                    @JsonProperty("warmup") Integer warmup,
                                    @JsonProperty("rankBy") String rankBy,
-                                   @JsonProperty("slos") List<StatsSettings.SloSpec> slos) implements ExperimentSpec {
+                                   @JsonProperty("slos") List<Slo> slos) implements ExperimentSpec {
     /** Scenario type name. */
     public static final String TYPE = "compare-endpoints";
 
@@ -56,7 +55,16 @@ public record CompareEndpointsSpec(@JsonProperty("endpoints") List<TargetEntry> 
                     + " use rankBy: e2e");
         }
         slos = slos == null ? List.of() : List.copyOf(slos);
-        toSlos(slos); // fail now, with the field named, rather than after the run
+    }
+
+    @Override
+    public List<String> ownEndpoints() {
+        return endpoints.stream().map(TargetEntry::name).toList();
+    }
+
+    @Override
+    public List<Slo> stepSlos() {
+        return slos;
     }
 
     @Override
@@ -76,16 +84,7 @@ public record CompareEndpointsSpec(@JsonProperty("endpoints") List<TargetEntry> 
 
     /** @return the SLOs as statistics objects */
     public List<Slo> sloList() {
-        return toSlos(slos);
-    }
-
-    static List<Slo> toSlos(List<StatsSettings.SloSpec> specs) {
-        try {
-            return specs.stream().map(s -> Slo.of(s.metric(), s.percentile(),
-                    Duration.ofNanos(Math.round(s.maxMs() * 1e6)))).toList();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("slos: " + e.getMessage(), e);
-        }
+        return slos;
     }
 
     static Integer atLeast(String field, Integer value, int dflt, int min) {

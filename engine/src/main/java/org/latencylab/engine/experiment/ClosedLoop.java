@@ -1,26 +1,41 @@
 package org.latencylab.engine.experiment;
 
-import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.client.RequestThreads;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Closed-loop driver used by probes and sweeps: {@code concurrency} virtual threads, each sending its next
- * request as soon as its previous one ended, until {@code total} requests have been sent. In a closed loop the
- * intended start is the moment a worker is ready to send, so it equals the send time up to the client's own
- * dispatch cost. Cancellation interrupts the workers; their in-flight requests end as CANCELLED records.
+ * The closed loop of LatencyLab, used by probes, sweeps and closed-loop load steps: {@code workers} threads, each
+ * taking its next turn (usually: send one request and wait for it to end) as soon as its previous turn ended and its
+ * think time passed, until a turn says it is done, the loop is stopped or the run is cancelled. In a closed loop the
+ * <em>intended start</em> of a request is the moment its worker became ready (after the think time), so latency
+ * from the intended start includes any wait at a cap after that moment.
  *
- * <p>Not instantiable; thread-safe.
+ * <p>Before the clock starts every worker may first open its own connection ({@link StepContext#warmConnection},
+ * which does nothing when the run asked for cold connections); then all workers start together, and not before
+ * {@link Options#notBeforeNanos()}. Cancellation ({@link StepContext#cancelled()}, the stop condition, or an interrupt
+ * of the thread that waits in {@link Handle#join}) ends the loop: workers are interrupted and end after their current
+ * turn; what a turn does with an interrupt (e.g. record a {@code cancelled} request) is up to the turn.
+ *
+ * <p>Not instantiable; {@link #start} and {@link #requests} are thread-safe.
  */
-final class ClosedLoop {
-    private static final long POLL_MILLIS = 50;
+public final class ClosedLoop {
+    private static final long POLL_NANOS = 20_000_000L;
     /** Prompts of a step are built in advance up to this many tokens in all (a few seconds of tokenizer work at most). */
     private static final long PREBUILT_PROMPT_TOKENS = 1_000_000L;
 
@@ -28,6 +43,97 @@ final class ClosedLoop {
     }
 
     /**
+     * One turn of a worker. Called on the worker's thread; implementations are thread-safe (all workers call the
+     * same turn concurrently).
+     */
+    @FunctionalInterface
+    public interface Turn {
+        /**
+         * @param worker     index of the calling worker, 0 to {@code workers - 1}
+         * @param readyNanos {@link System#nanoTime()} when the worker became ready for this turn (after its think
+         *                   time): the intended start of a closed-loop request
+         * @return true to take another turn, false when this worker is done
+         * @throws InterruptedException when interrupted; the worker ends
+         */
+        boolean take(int worker, long readyNanos) throws InterruptedException;
+    }
+
+    /**
+     * How a closed loop runs. Immutable.
+     *
+     * @param workers        concurrent workers, >= 1 (the closed loop's concurrency)
+     * @param name           thread-name prefix of the workers (workers are named {@code <name>-<index>} when the
+     *                       loop starts its own threads)
+     * @param warmEachWorker whether each worker first calls {@link StepContext#warmConnection} on its own thread
+     *                       before the common start (used when requests reuse the connection of their thread)
+     * @param stream         whether the requests stream (passed to {@link StepContext#warmConnection})
+     * @param notBeforeNanos {@link System#nanoTime()} before which no turn starts; {@link Long#MIN_VALUE} for none
+     * @param thinkTime      pause of a worker between the end of one turn and the next, >= 0
+     * @param launcher       runs each worker's task on its own thread (must run them concurrently); null for a new
+     *                       platform thread per worker ({@link RequestThreads}: reads are stamped when the kernel
+     *                       wakes the thread)
+     * @throws IllegalArgumentException when {@code workers < 1} or the think time is negative
+     * @throws NullPointerException     when name or thinkTime is null
+     */
+    public record Options(int workers, String name, boolean warmEachWorker, boolean stream, long notBeforeNanos,
+                          Duration thinkTime, Executor launcher) {
+        public Options {
+            if (workers < 1) {
+                throw new IllegalArgumentException("closed loop: workers must be >= 1, was " + workers);
+            }
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(thinkTime, "thinkTime");
+            if (thinkTime.isNegative()) {
+                throw new IllegalArgumentException("closed loop: think time must be >= 0, was " + thinkTime);
+            }
+        }
+    }
+
+    /**
+     * Starts the workers and returns at once.
+     *
+     * @param options how to run
+     * @param turn    what a worker does per turn
+     * @param stopped checked before every turn and during think time: true ends the loop (e.g. a load step's
+     *                duration or request count was reached)
+     * @param ctx     run services (cancellation, connection warming)
+     * @return a handle to wait for the workers or interrupt them
+     * @throws java.util.concurrent.RejectedExecutionException when the launcher refuses a worker (workers already
+     *                                                         started are stopped first)
+     */
+    public static Handle start(Options options, Turn turn, BooleanSupplier stopped, StepContext ctx) {
+        Objects.requireNonNull(turn, "turn");
+        Objects.requireNonNull(stopped, "stopped");
+        Objects.requireNonNull(ctx, "ctx");
+        Handle h = new Handle(options.workers(), () -> stopped.getAsBoolean() || ctx.cancelled());
+        CountDownLatch ready = new CountDownLatch(options.workers());
+        for (int w = 0; w < options.workers(); w++) {
+            int worker = w;
+            Runnable task = () -> h.work(worker, options, turn, ctx, ready);
+            try {
+                if (options.launcher() == null) {
+                    RequestThreads.startWorker(options.name() + "-" + worker, task);
+                } else {
+                    options.launcher().execute(task);
+                }
+            } catch (RuntimeException e) {
+                h.halt();
+                for (int rest = worker; rest < options.workers(); rest++) {
+                    ready.countDown();
+                    h.done.countDown();
+                }
+                throw e;
+            }
+        }
+        return h;
+    }
+
+    /**
+     * Sends {@code total} requests in a closed loop of {@code concurrency} workers that each open their own
+     * connection first (probe and sweep steps). Each request's ticket is stamped just before it is sent, so the
+     * intended start equals the send time up to the client's own dispatch cost. Blocks until all requests ended or
+     * the run was cancelled; in-flight requests of a cancelled run end as CANCELLED records.
+     *
      * @param total         requests to send, >= 0
      * @param concurrency   workers, >= 1
      * @param label         request label
@@ -39,9 +145,9 @@ final class ClosedLoop {
      * @return the records in the order they finished
      * @throws InterruptedException when the calling thread is interrupted
      */
-    static List<RequestRecord> run(int total, int concurrency, String label, int contextTokens,
-                                   IntFunction<GenerationRequest> requestFor, boolean record, StepContext ctx)
-            throws InterruptedException {
+    public static List<RequestRecord> requests(int total, int concurrency, String label, int contextTokens,
+                                               IntFunction<GenerationRequest> requestFor, boolean record,
+                                               StepContext ctx) throws InterruptedException {
         GenerationRequest first = total > 0 ? requestFor.apply(0) : null;
         // prompts are built before the measurement when they fit in memory: building one (a unique prefix, exact
         // token counts) costs tokenizer work that would otherwise compete with the requests being timed
@@ -53,63 +159,135 @@ final class ClosedLoop {
                 prepared[i] = requestFor.apply(i);
             }
         }
-        GenerationRequest[] ready0 = prepared;
+        GenerationRequest[] ready = prepared;
         List<RequestRecord> done = Collections.synchronizedList(new ArrayList<>(total));
         AtomicInteger next = new AtomicInteger();
-        List<Thread> workers = new ArrayList<>();
-        int n = Math.min(concurrency, Math.max(total, 1));
-        // every worker first opens its own connection (and warms the client), then all start together
-        java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(n);
-        for (int w = 0; w < n; w++) {
-            workers.add(RequestThreads.startWorker("latencylab-" + label + "-" + w, () -> {
-                if (first != null && !ctx.cancelled()) {
-                    ctx.warmConnection(first.stream());
-                }
-                ready.countDown();
-                try {
-                    ready.await();
-                } catch (InterruptedException e) {
-                    return;
-                }
-                while (!ctx.cancelled() && !Thread.currentThread().isInterrupted()) {
-                    int i = next.getAndIncrement();
-                    if (i >= total) {
-                        return;
-                    }
-                    GenerationRequest req = ready0 != null && ready0[i] != null ? ready0[i]
-                            : i == 0 ? first : requestFor.apply(i);
-                    long id = record ? ctx.nextRequestId() : 0;
-                    RequestTicket ticket = new RequestTicket(id, label, contextTokens, System.nanoTime());
-                    RequestRecord r;
-                    ctx.inFlight(+1);
-                    try {
-                        r = ctx.send(req, ticket);
-                    } catch (InterruptedException e) {
-                        return;
-                    } finally {
-                        ctx.inFlight(-1);
-                    }
-                    if (record) {
-                        ctx.finished(r);
-                    }
-                    done.add(r);
-                }
-            }));
-        }
-        try {
-            for (Thread t : workers) {
-                while (!t.join(java.time.Duration.ofMillis(POLL_MILLIS))) {
-                    if (ctx.cancelled()) {
-                        workers.forEach(Thread::interrupt);
-                    }
-                }
+        Turn turn = (worker, readyNanos) -> {
+            int i = next.getAndIncrement();
+            if (i >= total) {
+                return false;
             }
-        } catch (InterruptedException e) {
-            workers.forEach(Thread::interrupt);
-            throw e;
-        }
+            GenerationRequest req = ready != null && ready[i] != null ? ready[i] : i == 0 ? first : requestFor.apply(i);
+            long id = record ? ctx.nextRequestId() : 0;
+            RequestTicket ticket = new RequestTicket(id, label, contextTokens, System.nanoTime());
+            RequestRecord r;
+            ctx.inFlight(+1);
+            try {
+                r = ctx.send(req, ticket);
+            } finally {
+                ctx.inFlight(-1);
+            }
+            if (record) {
+                ctx.finished(r);
+            }
+            done.add(r);
+            return true;
+        };
+        int n = Math.min(concurrency, Math.max(total, 1));
+        Options options = new Options(n, "latencylab-" + label, first != null, first != null && first.stream(),
+                Long.MIN_VALUE, Duration.ZERO, null);
+        start(options, turn, () -> false, ctx).join();
         synchronized (done) {
             return new ArrayList<>(done);
+        }
+    }
+
+    /** The workers of one started loop. Thread-safe. */
+    public static final class Handle {
+        private final AtomicReferenceArray<Thread> threads;
+        private final CountDownLatch done;
+        private final BooleanSupplier stop;
+        private volatile boolean halted;
+
+        private Handle(int workers, BooleanSupplier stop) {
+            this.threads = new AtomicReferenceArray<>(workers);
+            this.done = new CountDownLatch(workers);
+            this.stop = stop;
+        }
+
+        private boolean stopping() {
+            return halted || stop.getAsBoolean();
+        }
+
+        private void work(int worker, Options o, Turn turn, StepContext ctx, CountDownLatch ready) {
+            threads.set(worker, Thread.currentThread());
+            boolean counted = false;
+            try {
+                if (halted) { // the loop was interrupted before this worker started
+                    return;
+                }
+                if (o.warmEachWorker() && !stopping()) {
+                    ctx.warmConnection(o.stream());
+                }
+                ready.countDown();
+                counted = true;
+                ready.await();
+                while (o.notBeforeNanos() != Long.MIN_VALUE && System.nanoTime() - o.notBeforeNanos() < 0
+                        && !stopping()) {
+                    LockSupport.parkNanos(Math.min(o.notBeforeNanos() - System.nanoTime(), POLL_NANOS));
+                }
+                long think = o.thinkTime().toNanos();
+                while (!stopping() && !Thread.currentThread().isInterrupted()) {
+                    if (!turn.take(worker, System.nanoTime())) {
+                        return;
+                    }
+                    if (think > 0) {
+                        long until = System.nanoTime() + think;
+                        while (System.nanoTime() - until < 0 && !stopping()) {
+                            LockSupport.parkNanos(Math.min(until - System.nanoTime(), POLL_NANOS));
+                        }
+                    }
+                }
+            } catch (InterruptedException e) {
+                // the loop was cancelled: this worker ends
+            } finally {
+                if (!counted) {
+                    ready.countDown(); // frees the others when this worker ended before the common start
+                }
+                threads.set(worker, null);
+                done.countDown();
+            }
+        }
+
+        /** Interrupts every worker and makes them end after their current turn. */
+        public void halt() {
+            halted = true;
+            for (int i = 0; i < threads.length(); i++) {
+                Thread t = threads.get(i);
+                if (t != null) {
+                    t.interrupt();
+                }
+            }
+        }
+
+        /**
+         * Waits until every worker ended; while waiting, interrupts the workers once the run is cancelled or the stop
+         * condition holds (checked every 20 ms).
+         *
+         * @throws InterruptedException when the calling thread is interrupted (the workers are halted first)
+         */
+        public void join() throws InterruptedException {
+            try {
+                while (!done.await(POLL_NANOS, TimeUnit.NANOSECONDS)) {
+                    if (stop.getAsBoolean()) {
+                        halt();
+                    }
+                }
+            } catch (InterruptedException e) {
+                halt();
+                throw e;
+            }
+        }
+
+        /**
+         * Waits at most {@code timeout} for every worker to end, without interrupting them.
+         *
+         * @param timeout how long to wait at most
+         * @return true when all workers ended
+         * @throws InterruptedException when the calling thread is interrupted
+         */
+        public boolean awaitEnd(Duration timeout) throws InterruptedException {
+            return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
         }
     }
 }

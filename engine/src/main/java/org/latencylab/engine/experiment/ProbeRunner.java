@@ -14,10 +14,10 @@ public final class ProbeRunner implements StepRunner<ProbeSpec> {
     @Override
     public StepResult run(ProbeSpec spec, String label, StepContext ctx) throws InterruptedException {
         if (spec.warmup() > 0) {
-            ClosedLoop.run(spec.warmup(), spec.concurrency(), label + "-warmup", spec.promptTokens(),
+            ClosedLoop.requests(spec.warmup(), spec.concurrency(), label + "-warmup", spec.promptTokens(),
                     i -> request(spec, ctx), false, ctx);
         }
-        ClosedLoop.run(spec.requests(), spec.concurrency(), label, spec.promptTokens(),
+        ClosedLoop.requests(spec.requests(), spec.concurrency(), label, spec.promptTokens(),
                 i -> request(spec, ctx), true, ctx);
         return new ProbeResult(label, ProbeSpec.TYPE, spec.requests(), spec.concurrency(), spec.promptTokens());
     }

@@ -189,6 +189,25 @@ public final class RunEngine {
             }
         }
 
+        /**
+         * @param runEndpoint description of the run's endpoint
+         * @return the endpoints the run's steps measured: the run's endpoint when a step used it, then the endpoints
+         *         steps brought themselves (a ranking's, a server bench's variants), each once
+         */
+        private String usedEndpoints(String runEndpoint) {
+            java.util.LinkedHashSet<String> own = new java.util.LinkedHashSet<>();
+            boolean runsOwn = false;
+            for (ExperimentSpec e : spec.experiments()) {
+                if (e.ownEndpoints().isEmpty()) {
+                    runsOwn = true;
+                } else {
+                    own.addAll(e.ownEndpoints());
+                }
+            }
+            String others = String.join(", ", own);
+            return !runsOwn ? "endpoints " + others : own.isEmpty() ? runEndpoint : runEndpoint + "; endpoints " + others;
+        }
+
         RunResult execute() {
             List<RunResult.StepOutcome> outcomes = new ArrayList<>();
             String failure = null;
@@ -257,6 +276,7 @@ public final class RunEngine {
                     log.close();
                 }
             }
+            endpointDescription = usedEndpoints(endpointDescription);
             RunResult.Status status = failure != null ? RunResult.Status.FAILED
                     : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
             RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,

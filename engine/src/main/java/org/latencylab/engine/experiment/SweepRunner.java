@@ -29,7 +29,7 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
         List<RequestRecord> measured = new ArrayList<>();
         if (spec.warmup() > 0) {
             int shortest = spec.contextTokens().stream().mapToInt(Integer::intValue).min().orElse(1);
-            ClosedLoop.run(spec.warmup(), spec.concurrency(), label + "-warmup", shortest,
+            ClosedLoop.requests(spec.warmup(), spec.concurrency(), label + "-warmup", shortest,
                     i -> new GenerationRequest(ctx.prompt(shortest, spec.cold()), shortest, spec.maxOutputTokens(),
                             true, Map.of()), false, ctx);
         }
@@ -38,7 +38,7 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
                 break;
             }
             String stepLabel = label + "-" + n;
-            List<RequestRecord> recs = ClosedLoop.run(spec.requestsPerLength(), spec.concurrency(), stepLabel, n,
+            List<RequestRecord> recs = ClosedLoop.requests(spec.requestsPerLength(), spec.concurrency(), stepLabel, n,
                     i -> new GenerationRequest(ctx.prompt(n, spec.cold()), n, spec.maxOutputTokens(), true, Map.of()),
                     true, ctx);
             points.add(point(n, recs));

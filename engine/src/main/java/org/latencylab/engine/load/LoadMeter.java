@@ -7,6 +7,7 @@ import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.stats.Metric;
+import org.latencylab.engine.stats.Slo;
 import org.latencylab.engine.stats.TierTable;
 
 import java.io.IOException;
@@ -222,9 +223,11 @@ final class LoadMeter implements AutoCloseable {
     }
 
     private boolean meetsSlos(RequestRecord r) {
-        for (LoadSpec.GoodputSlo slo : spec.slos()) {
+        // goodput uses each SLO's threshold per request; a request whose metric is undefined (e.g. TTFT of a
+        // non-streamed answer) is not counted as good
+        for (Slo slo : spec.slos()) {
             long v = slo.metricKind().valueNanos(r);
-            if (v < 0 || v > Nanos.fromMillis(slo.maxMs())) {
+            if (v < 0 || v > slo.thresholdNanos()) {
                 return false;
             }
         }

@@ -6,6 +6,7 @@ import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.experiment.ClosedLoop;
 import org.latencylab.engine.experiment.StepContext;
 
 import java.io.IOException;
@@ -96,13 +97,15 @@ final class LoadRun {
                 startNanos + 1_000_000_000L - System.nanoTime(), 1_000_000_000L, TimeUnit.NANOSECONDS);
         ctx.targetRate(profile == null ? 0 : profile.rateAt(0));
         Thread dispatcher = null;
+        ClosedLoop.Handle workers = null;
         try {
             if (spec.mode() == LoadMode.OPEN) {
                 dispatcher = Thread.ofPlatform().daemon().name("load-dispatch-" + label).start(this::dispatchOpen);
             } else {
-                for (int i = 0; i < spec.concurrency(); i++) {
-                    launcher.execute(this::closedWorker);
-                }
+                // connections were opened before the clock (LoadStepRunner); the workers all start at startNanos
+                workers = ClosedLoop.start(new ClosedLoop.Options(spec.concurrency(), "load-" + label, false,
+                        spec.stream(), startNanos, spec.thinkTime(), launcher), this::closedTurn,
+                        () -> stopReason != null, ctx);
             }
             while (stopReason == null) {
                 if (ctx.cancelled()) {
@@ -115,8 +118,18 @@ final class LoadRun {
                 dispatcher.join();
             }
             drain();
+            if (workers != null && !workers.awaitEnd(java.time.Duration.ofSeconds(1))) {
+                // a worker that claimed a request as scheduling stopped: cancel it, it still ends as a record
+                workers.halt();
+                if (!workers.awaitEnd(java.time.Duration.ofSeconds(10))) {
+                    ctx.notice("load step '" + label + "': closed-loop workers did not end after being stopped");
+                }
+            }
         } catch (InterruptedException e) {
             stop("cancelled");
+            if (workers != null) {
+                workers.halt();
+            }
             interruptAll();
             awaitIdle(5_000_000_000L);
             throw e;
@@ -373,43 +386,40 @@ final class LoadRun {
 
     // ---- closed loop ----------------------------------------------------------------------------------------
 
-    private void closedWorker() {
-        // all workers begin at the step's start, so the first intended starts are not before it
-        while (System.nanoTime() < startNanos && stopReason == null) {
-            LockSupport.parkNanos(startNanos - System.nanoTime());
+    /**
+     * One turn of a closed-loop worker ({@link ClosedLoop}): checks the duration and the request count, waits at the
+     * rate cap, then sends one request whose intended start is the moment the worker was ready.
+     *
+     * @return false when this worker is done
+     */
+    private boolean closedTurn(int worker, long ready) {
+        if (stopReason != null) {
+            return false;
         }
-        while (stopReason == null) {
-            long ready = System.nanoTime();
-            if (ready >= endNanos) {
-                stop("duration");
-                return;
+        if (ready >= endNanos) {
+            stop("duration");
+            return false;
+        }
+        long n = claimed.incrementAndGet();
+        if (n > maxRequests) {
+            stop("requests");
+            return false;
+        }
+        if (n == maxRequests) {
+            stop("requests");
+        }
+        if (rateCapGapNanos > 0) {
+            long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, System.nanoTime()) + rateCapGapNanos);
+            long slot = Math.max(prev, ready);
+            while (System.nanoTime() < slot && stopReason == null) {
+                LockSupport.parkNanos(Math.min(slot - System.nanoTime(), POLL_NANOS));
             }
-            long n = claimed.incrementAndGet();
-            if (n > maxRequests) {
-                stop("requests");
-                return;
-            }
-            if (n == maxRequests) {
-                stop("requests");
-            }
-            if (rateCapGapNanos > 0) {
-                long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, System.nanoTime()) + rateCapGapNanos);
-                long slot = Math.max(prev, ready);
-                while (System.nanoTime() < slot && stopReason == null) {
-                    LockSupport.parkNanos(Math.min(slot - System.nanoTime(), POLL_NANOS));
-                }
-                if (System.nanoTime() < slot) {
-                    return;
-                }
-            }
-            runRequest(newRequest(ready));
-            if (!spec.thinkTime().isZero() && stopReason == null) {
-                long until = System.nanoTime() + spec.thinkTime().toNanos();
-                while (System.nanoTime() < until && stopReason == null) {
-                    LockSupport.parkNanos(Math.min(until - System.nanoTime(), POLL_NANOS));
-                }
+            if (System.nanoTime() < slot) {
+                return false;
             }
         }
+        runRequest(newRequest(ready));
+        return true;
     }
 
     // ---- one request ----------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.stats.Metric;
+import org.latencylab.engine.stats.Slo;
 
 import java.time.Duration;
 import java.util.List;
@@ -83,7 +84,7 @@ public record LoadSpec(
         Integer maxOutputTokens,
         Boolean stream,
         Long seed,
-        List<GoodputSlo> slos,
+        List<Slo> slos,
         String tierMetric,
         AutoStop autoStop,
         Duration drainTimeout) implements ExperimentSpec {
@@ -195,6 +196,11 @@ public record LoadSpec(
     }
 
     /** @return {@value #TYPE} */
+    @Override
+    public List<Slo> stepSlos() {
+        return slos;
+    }
+
     @Override
     @JsonProperty("type")
     public String type() {
@@ -334,39 +340,8 @@ public record LoadSpec(
         }
     }
 
-    /**
-     * A per-request threshold for goodput: the request's {@code metric} must be at most {@code maxMs}.
-     *
-     * @param metric a per-request metric id of {@link Metric}, e.g. {@code ttft_from_intended} or {@code e2e}
-     * @param maxMs  threshold, milliseconds, &gt; 0
-     * @throws IllegalArgumentException on a missing metric or a threshold &lt;= 0
-     */
-    public record GoodputSlo(String metric, double maxMs) {
-        public GoodputSlo {
-            metric = perRequestMetric("slos[].metric", metric).id();
-            if (!(maxMs > 0)) {
-                throw new IllegalArgumentException("slo: maxMs must be > 0, was " + maxMs);
-            }
-        }
-
-        /** @return the metric as an enum */
-        public Metric metricKind() {
-            return Metric.fromId(metric);
-        }
-    }
-
     private static Metric perRequestMetric(String field, String id) {
-        Metric m;
-        try {
-            m = Metric.fromId(id);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("load: " + field + ": " + e.getMessage(), e);
-        }
-        if (!m.perRequest()) {
-            throw new IllegalArgumentException("load: " + field + ": " + m.id() + " has one value per token gap, "
-                    + "not per request; use ttft_from_intended, e2e_from_intended, ttft, e2e, tpot, ttfb, ...");
-        }
-        return m;
+        return Metric.requirePerRequest("load: " + field, id);
     }
 
     /** @return {@link #tierMetric()} as an enum */
@@ -445,7 +420,7 @@ public record LoadSpec(
         private Integer maxOutputTokens;
         private Boolean stream;
         private Long seed;
-        private List<GoodputSlo> slos;
+        private List<Slo> slos;
         private String tierMetric;
         private AutoStop autoStop;
         private Duration drainTimeout;
@@ -475,7 +450,7 @@ public record LoadSpec(
         /** @param v max tokens @return this */ public Builder maxOutputTokens(Integer v) { maxOutputTokens = v; return this; }
         /** @param v streaming @return this */ public Builder stream(Boolean v) { stream = v; return this; }
         /** @param v seed @return this */ public Builder seed(Long v) { seed = v; return this; }
-        /** @param v goodput SLOs @return this */ public Builder slos(List<GoodputSlo> v) { slos = v; return this; }
+        /** @param v goodput SLOs @return this */ public Builder slos(List<Slo> v) { slos = v; return this; }
         /** @param v tier metric @return this */ public Builder tierMetric(String v) { tierMetric = v; return this; }
         /** @param v auto-stop @return this */ public Builder autoStop(AutoStop v) { autoStop = v; return this; }
         /** @param v drain timeout @return this */ public Builder drainTimeout(Duration v) { drainTimeout = v; return this; }

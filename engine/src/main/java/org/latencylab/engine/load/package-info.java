@@ -10,8 +10,9 @@
  * start) and each request runs on its own virtual thread. The client stamps the actual send; the difference is
  * the <em>dispatch lag</em>, kept as its own metric. Latency is reported both from the intended start (what a
  * user of the service experiences, queueing in the client included, so coordinated omission is never hidden)
- * and from the actual send (what the server and network did). A closed loop runs {@code concurrency} virtual
- * workers; a worker's intended start is the moment it is ready (after its think time).
+ * and from the actual send (what the server and network did). A closed loop runs {@code concurrency} workers through
+ * {@link org.latencylab.engine.experiment.ClosedLoop} (the one closed loop, shared with probes and sweeps); a worker's
+ * intended start is the moment it is ready (after its think time).
  *
  * <h2>Caps</h2>
  * An open loop may cap in-flight requests ({@code maxInFlight}) and the send rate ({@code maxRateRps}). At a cap

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import org.latencylab.engine.compare.TargetEntry;
 import org.latencylab.engine.compare.Targets;
 import org.latencylab.engine.run.ExperimentSpec;
-import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.stats.Slo;
 
 import java.time.Duration;
@@ -35,7 +34,7 @@ public record MonitorSpec(@JsonProperty("endpoints") List<TargetEntry> endpoints
                           @JsonProperty("promptTokens") Integer promptTokens,
                           @JsonProperty("maxOutputTokens") Integer maxOutputTokens,
                           @JsonProperty("stream") Boolean stream,
-                          @JsonProperty("slos") List<StatsSettings.SloSpec> slos,
+                          @JsonProperty("slos") List<Slo> slos,
                           @JsonProperty("hourly") Duration hourly,
                           @JsonProperty("daily") Duration daily,
                           @JsonProperty("rankBy") String rankBy) implements ExperimentSpec {
@@ -69,7 +68,16 @@ public record MonitorSpec(@JsonProperty("endpoints") List<TargetEntry> endpoints
         if (!rankBy.equals("ttft") && !rankBy.equals("e2e")) {
             throw new IllegalArgumentException("rankBy must be ttft or e2e, was '" + rankBy + "'");
         }
-        sloList(slos);
+    }
+
+    @Override
+    public List<String> ownEndpoints() {
+        return endpoints.stream().map(TargetEntry::name).toList();
+    }
+
+    @Override
+    public List<Slo> stepSlos() {
+        return slos;
     }
 
     @Override
@@ -89,16 +97,7 @@ public record MonitorSpec(@JsonProperty("endpoints") List<TargetEntry> endpoints
 
     /** @return the SLA as statistics objects */
     public List<Slo> sloList() {
-        return sloList(slos);
-    }
-
-    private static List<Slo> sloList(List<StatsSettings.SloSpec> specs) {
-        try {
-            return specs.stream().map(s -> Slo.of(s.metric(), s.percentile(),
-                    Duration.ofNanos(Math.round(s.maxMs() * 1e6)))).toList();
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("slos: " + e.getMessage(), e);
-        }
+        return slos;
     }
 
     private static Integer atLeast(String field, Integer v, int dflt) {

@@ -39,4 +39,21 @@ public interface ExperimentSpec {
     default boolean streaming() {
         return true;
     }
+
+    /**
+     * @return names of the endpoints this step measures instead of the run's {@code endpoint} (a ranking's or a
+     *         monitor's endpoints, a baseline's pair, a server bench's variants), in order; empty when the step
+     *         measures the run's endpoint (the default). The run names only endpoints its steps used.
+     */
+    default java.util.List<String> ownEndpoints() {
+        return java.util.List.of();
+    }
+
+    /**
+     * @return the SLOs this step carries and judges itself (a load step's goodput thresholds, a ranking's attainment
+     *         column, a monitor's SLA, a server bench's load), besides the run-level {@code slos}; empty by default
+     */
+    default java.util.List<org.latencylab.engine.stats.Slo> stepSlos() {
+        return java.util.List.of();
+    }
 }

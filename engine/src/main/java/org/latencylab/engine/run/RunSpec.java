@@ -37,8 +37,8 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
             if (e.streaming()) {
                 continue;
             }
-            for (StatsSettings.SloSpec slo : (stats == null ? StatsSettings.DEFAULTS : stats).slos()) {
-                if (org.latencylab.engine.stats.Metric.fromId(slo.metric()).streamOnly()) {
+            for (org.latencylab.engine.stats.Slo slo : stats.slos()) {
+                if (slo.metricKind().streamOnly()) {
                     throw new IllegalArgumentException("experiments[" + i + "] does not stream, so the SLO on '"
                             + slo.metric() + "' cannot be judged (no tokens are timed); use e2e or ttfb, or stream: true");
                 }

@@ -1,6 +1,7 @@
 package org.latencylab.engine.run;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.latencylab.engine.stats.Slo;
 
 import java.util.List;
 
@@ -18,21 +19,14 @@ import java.util.List;
  */
 public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
                             @JsonProperty("tiers") List<TierLevel> tiers,
-                            @JsonProperty("slos") List<SloSpec> slos) {
+                            @JsonProperty("slos") List<Slo> slos) {
 
     /** Default settings: tier on TTFT P95, default table, no SLOs. */
     public static final StatsSettings DEFAULTS = new StatsSettings(null, null, null);
 
     public StatsSettings {
         tierMetric = tierMetric == null || tierMetric.isBlank() ? "ttft" : tierMetric.strip();
-        try {
-            if (!org.latencylab.engine.stats.Metric.fromId(tierMetric).perRequest()) {
-                throw new IllegalArgumentException("tierMetric '" + tierMetric
-                        + "' has several values per request; use ttft, e2e, ttfb, tpot or another per-request metric");
-            }
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("tierMetric: " + e.getMessage(), e);
-        }
+        tierMetric = org.latencylab.engine.stats.Metric.requirePerRequest("tierMetric", tierMetric).id();
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
         slos = slos == null ? List.of() : List.copyOf(slos);
         double last = -1;
@@ -70,12 +64,7 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
             }
             table = new org.latencylab.engine.stats.TierTable(list);
         }
-        List<org.latencylab.engine.stats.Slo> list = new java.util.ArrayList<>();
-        for (SloSpec s : slos) {
-            list.add(new org.latencylab.engine.stats.Slo(s.metric(), s.percentile(),
-                    org.latencylab.engine.api.Nanos.fromMillis(s.maxMs())));
-        }
-        return org.latencylab.engine.stats.StatsConfig.defaults().withTier(table, tierMetric).withSlos(list);
+        return org.latencylab.engine.stats.StatsConfig.defaults().withTier(table, tierMetric).withSlos(slos);
     }
 
     /** @return the tier table these settings judge with (the default table when none is set) */
@@ -109,33 +98,6 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
             }
             if (maxMs != null && !(maxMs > 0)) {
                 throw new IllegalArgumentException("tier '" + name + "': maxMs must be > 0, was " + maxMs);
-            }
-        }
-    }
-
-    /**
-     * An SLO: at least {@code percentile} % of requests have {@code metric} ≤ {@code maxMs}.
-     *
-     * @param metric     {@code ttft}, {@code e2e}, {@code ttfb}, {@code tpot}, {@code itl}, ...
-     * @param percentile in (0, 100], e.g. 95
-     * @param maxMs      threshold in milliseconds, > 0
-     */
-    public record SloSpec(@JsonProperty("metric") String metric, @JsonProperty("percentile") Double percentile,
-                          @JsonProperty("maxMs") Double maxMs) {
-        public SloSpec {
-            if (metric == null || metric.isBlank()) {
-                throw new IllegalArgumentException("slo metric must be set, e.g. ttft");
-            }
-            org.latencylab.engine.stats.Metric m = org.latencylab.engine.stats.Metric.fromId(metric);
-            if (!m.perRequest()) {
-                throw new IllegalArgumentException("slo metric '" + metric + "' has several values per request and"
-                        + " cannot be an SLO; use ttft, e2e, ttfb, tpot or another per-request metric");
-            }
-            if (percentile == null || !(percentile > 0 && percentile <= 100)) {
-                throw new IllegalArgumentException("slo percentile must be in (0, 100], was " + percentile);
-            }
-            if (maxMs == null || !(maxMs > 0)) {
-                throw new IllegalArgumentException("slo maxMs must be > 0, was " + maxMs);
             }
         }
     }

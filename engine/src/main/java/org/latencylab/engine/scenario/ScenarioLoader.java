@@ -328,6 +328,12 @@ public final class ScenarioLoader {
             throw new IllegalArgumentException(file + ": field '" + prefix + path(e) + "' is unknown; expected one of "
                     + new TreeSet<>(e.getKnownPropertyIds().stream().map(Object::toString).toList()), e);
         } catch (ValueInstantiationException e) {
+            // Jackson builds a record from its creator BEFORE it reports the record's unknown fields, so a misspelled
+            // field (maxMS for maxMs) first shows as its correct twin missing; name the misspelling instead
+            String misspelt = unknownField(node, e);
+            if (misspelt != null) {
+                throw new IllegalArgumentException(file + ": field '" + prefix + misspelt, e);
+            }
             Throwable c = e.getCause() != null ? e.getCause() : e;
             String at = prefix + path(e);
             if (at.endsWith(".")) {
@@ -343,6 +349,39 @@ public final class ScenarioLoader {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(file + ": " + e.getOriginalMessage(), e);
         }
+    }
+
+    /**
+     * @return {@code "<path>.<field>' is unknown; expected one of [...]"} for the first field of the object that could
+     *         not be instantiated which its type does not know, or null when it has none
+     */
+    private String unknownField(JsonNode root, ValueInstantiationException e) {
+        JsonNode at = root;
+        for (JsonMappingException.Reference r : e.getPath()) {
+            at = r.getFieldName() != null ? at.path(r.getFieldName()) : r.getIndex() >= 0 ? at.path(r.getIndex()) : at;
+        }
+        if (!at.isObject() || e.getType() == null) {
+            return null;
+        }
+        Set<String> known = new TreeSet<>();
+        for (com.fasterxml.jackson.databind.introspect.BeanPropertyDefinition d
+                : strict.getDeserializationConfig().introspect(e.getType()).findProperties()) {
+            if (d.couldDeserialize()) {
+                known.add(d.getName());
+            }
+        }
+        if (known.isEmpty()) {
+            return null;
+        }
+        Iterator<String> names = at.fieldNames();
+        while (names.hasNext()) {
+            String f = names.next();
+            if (!known.contains(f)) {
+                String where = path(e);
+                return (where.isEmpty() ? "" : where + ".") + f + "' is unknown; expected one of " + known;
+            }
+        }
+        return null;
     }
 
     private static String expected(Class<?> type) {

@@ -161,6 +161,16 @@ public record ServerBenchSpec(List<VariantSpec> variants, LoadSpec load, Sweep s
     }
 
     @Override
+    public List<String> ownEndpoints() {
+        return variants.stream().map(VariantSpec::name).toList();
+    }
+
+    @Override
+    public List<org.latencylab.engine.stats.Slo> stepSlos() {
+        return load.slos();
+    }
+
+    @Override
     public String type() {
         return TYPE;
     }

@@ -88,6 +88,39 @@ public enum Metric {
                 + Arrays.stream(values()).map(Metric::id).collect(Collectors.joining(", ")));
     }
 
+    /**
+     * The one check that a metric named in a setting has one value per request (as an SLO, goodput threshold or
+     * tier metric needs): ITL and ITL per token have one value per event gap and are refused.
+     *
+     * @param field where the name came from, for the message, e.g. {@code "slos[0].metric"}
+     * @param id    a metric name (case-insensitive)
+     * @return the metric
+     * @throws IllegalArgumentException when the name is blank or unknown, or the metric is per gap; the message starts
+     *                                  with {@code field} and lists the per-request metrics
+     */
+    public static Metric requirePerRequest(String field, String id) {
+        if (id == null || id.isBlank()) {
+            throw new IllegalArgumentException(field + " must be set, one of " + String.join(", ", perRequestIds()));
+        }
+        Metric m;
+        try {
+            m = fromId(id);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": unknown metric '" + id.strip() + "', must be one of "
+                    + String.join(", ", perRequestIds()), e);
+        }
+        if (!m.perRequest()) {
+            throw new IllegalArgumentException(field + ": " + m.id() + " has one value per event gap, not per request;"
+                    + " use one of " + String.join(", ", perRequestIds()) + " (tpot for a per-request decode figure)");
+        }
+        return m;
+    }
+
+    /** @return ids of the metrics with one value per request, in declaration order */
+    public static java.util.List<String> perRequestIds() {
+        return Arrays.stream(values()).filter(Metric::perRequest).map(Metric::id).toList();
+    }
+
     @Override
     public String toString() {
         return id;

@@ -1,5 +1,9 @@
 package org.latencylab.engine.stats;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
@@ -10,25 +14,29 @@ import java.util.Locale;
 
 /**
  * A latency service-level objective: "{@code percentile} % of requests have {@code metric} ≤ {@code threshold}".
+ * The one SLO type of LatencyLab: run-level {@code slos}, a load step's goodput {@code slos}, compare-endpoints and
+ * monitor steps all read it.
  *
  * <p>Compliance rate = requests that succeeded with the metric ≤ threshold, divided by the requests judged. Failed
  * requests are judged and count as misses (an error is never a fast response). Cancelled requests are not judged (the
  * run was stopped, the server was not at fault), nor are successful requests whose metric is undefined (e.g. TPOT of a
  * one-token answer). The SLO passes when compliance ≥ percentile / 100. Immutable and thread-safe.
  *
+ * <p>In scenario files and {@code run.json} an SLO is written {@code {metric: ttft, percentile: 95, maxMs: 500}}
+ * ({@code maxMs} in milliseconds). {@code percentile} may be left out, meaning 100 (every request): a load step's
+ * goodput thresholds are written that way ({@code {metric: ttft_from_intended, maxMs: 300}}), since goodput counts
+ * each request that met every threshold, after the DistServe paper (Zhong et al., OSDI 2024).
+ *
  * @param metric         a per-request metric id (see {@link Metric}), e.g. {@code "ttft"}
  * @param percentile     target share of requests in percent, in (0, 100], e.g. {@code 95.0}
  * @param thresholdNanos inclusive latency threshold, nanoseconds, &gt; 0
  */
-public record Slo(String metric, double percentile, long thresholdNanos) {
+@JsonPropertyOrder({"metric", "percentile", "maxMs"})
+public record Slo(String metric, double percentile, @JsonIgnore long thresholdNanos) {
 
     /** @throws IllegalArgumentException when the metric is unknown or per event gap, or a number is out of range */
     public Slo {
-        Metric m = Metric.fromId(metric);
-        if (!m.perRequest()) {
-            throw new IllegalArgumentException("SLO metric " + m.id() + " has one value per event gap, not per"
-                    + " request; use tpot for a per-request decode objective");
-        }
+        Metric m = Metric.requirePerRequest("SLO metric", metric);
         metric = m.id();
         if (!(percentile > 0 && percentile <= 100)) {
             throw new IllegalArgumentException("SLO percentile must be in (0, 100], was " + percentile);
@@ -36,6 +44,30 @@ public record Slo(String metric, double percentile, long thresholdNanos) {
         if (thresholdNanos <= 0) {
             throw new IllegalArgumentException("SLO threshold must be > 0 ns, was " + thresholdNanos);
         }
+    }
+
+    /**
+     * The SLO as written in scenario files and {@code run.json}.
+     *
+     * @param metric     per-request metric id, e.g. {@code ttft}
+     * @param percentile percent in (0, 100]; null for 100 (every request)
+     * @param maxMs      inclusive threshold in milliseconds, &gt; 0
+     * @return the SLO
+     * @throws IllegalArgumentException when a field is missing or out of range; the message names the field
+     */
+    @JsonCreator
+    public static Slo ofMillis(@JsonProperty("metric") String metric, @JsonProperty("percentile") Double percentile,
+                               @JsonProperty("maxMs") Double maxMs) {
+        if (maxMs == null || !(maxMs > 0) || Double.isInfinite(maxMs)) {
+            throw new IllegalArgumentException("SLO maxMs must be a number of milliseconds > 0, was " + maxMs);
+        }
+        return new Slo(metric, percentile == null ? 100.0 : percentile, Nanos.fromMillis(maxMs));
+    }
+
+    /** @return the threshold in milliseconds (the {@code maxMs} field of files) */
+    @JsonProperty("maxMs")
+    public double maxMs() {
+        return Nanos.toMillis(thresholdNanos);
     }
 
     /**
@@ -50,6 +82,7 @@ public record Slo(String metric, double percentile, long thresholdNanos) {
     }
 
     /** @return the metric as an enum */
+    @JsonIgnore
     public Metric metricKind() {
         return Metric.fromId(metric);
     }

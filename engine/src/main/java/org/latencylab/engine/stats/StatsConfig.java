@@ -19,10 +19,7 @@ public record StatsConfig(List<Slo> slos, TierTable tierTable, String tierMetric
     public StatsConfig {
         slos = List.copyOf(Objects.requireNonNull(slos, "slos"));
         Objects.requireNonNull(tierTable, "tierTable");
-        Metric m = Metric.fromId(tierMetric);
-        if (!m.perRequest()) {
-            throw new IllegalArgumentException("tier metric must be per request, " + m.id() + " is per event gap");
-        }
+        Metric m = Metric.requirePerRequest("tier metric", tierMetric);
         tierMetric = m.id();
         percentiles = List.copyOf(percentiles);
         if (percentiles.isEmpty()) {

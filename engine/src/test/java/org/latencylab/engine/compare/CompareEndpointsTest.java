@@ -68,6 +68,10 @@ class CompareEndpointsTest {
         assertThat(step.path("result").path("ranking").path("rows").get(0).path("endpoint").asText()).isEqualTo("fast");
         assertThat(step.path("parts").has("compare-endpoints/fast")).isTrue();
         assertThat(step.path("parts").has("compare-endpoints/slow")).isTrue();
+        // no step used the run's endpoint (the zero-latency simulator): the run names the endpoints it measured
+        assertThat(r.endpointDescription()).isEqualTo("endpoints slow, fast");
+        assertThat(run.path("endpoint").asText()).isEqualTo("endpoints slow, fast");
+        assertThat(r.spec().experiments().get(0).stepSlos()).hasSize(1);
     }
 
     @Test

@@ -34,7 +34,7 @@ class RunEngineIntegrationTest {
         ProbeSpec probe = new ProbeSpec(30, 5, 200, 8, true, true, 0);
         SweepSpec sweep = new SweepSpec(List.of(256, 1024, 4096), 4, 4, 4, true, false, List.of(16384), 1);
         RunSpec spec = new RunSpec("it", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS,
-                new StatsSettings(null, null, List.of(new StatsSettings.SloSpec("ttft", 95.0, 5000.0))),
+                new StatsSettings(null, null, List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, 5000.0))),
                 List.of(probe, sweep), null, null, 7);
         List<IntervalSnapshot> snaps = new CopyOnWriteArrayList<>();
         AtomicLong seenRecords = new AtomicLong();

@@ -41,7 +41,7 @@ class LoadSpecTest {
         assertThat(s.firstTokenDeadline()).isEqualTo(Duration.ofMillis(120));
         assertThat(s.atCap()).isEqualTo(CapPolicy.DROP);
         assertThat(s.contextTokens()).isEqualTo(128);
-        assertThat(s.slos()).containsExactly(new LoadSpec.GoodputSlo("ttft_from_intended", 300));
+        assertThat(s.slos()).containsExactly(org.latencylab.engine.stats.Slo.ofMillis("ttft_from_intended", null, 300.0));
         RateProfile p = s.rateProfile();
         assertThat(p.rateAt(10_000_000_000L)).isEqualTo(50);
         assertThat(p.rateAt(30_000_000_000L)).isEqualTo(400);

@@ -106,6 +106,25 @@ class LoadStepRunnerTest {
     }
 
     @Test
+    void closedLoopWorkersWaitTheirThinkTimeBetweenRequests() throws Exception {
+        server.delayMillis = () -> 5;
+        LoadSpec spec = LoadSpec.builder().concurrency(2).requests(12L).thinkTime(Duration.ofMillis(100))
+                .stream(false).build();
+        LoadResult r = new LoadStepRunner().run(spec, "think", ctx);
+        assertAccounting(r, ctx);
+        assertThat(r.totals().sent()).isEqualTo(12);
+        assertThat(ctx.maxInFlight.get()).isLessThanOrEqualTo(2);
+        // 12 requests on 2 workers: each worker sends 6 with 5 pauses of 100 ms between them
+        assertThat(r.totals().elapsedSeconds()).isGreaterThanOrEqualTo(0.5);
+        // the two workers start together; the third request comes from a worker whose first request had ended
+        // and which then thought for 100 ms, so it starts at least 100 ms after the earlier of the first two ends
+        List<RequestRecord> byStart = ctx.records().stream()
+                .sorted(java.util.Comparator.comparingLong(RequestRecord::intendedStartNanos)).toList();
+        long firstEnd = Math.min(byStart.get(0).endNanos(), byStart.get(1).endNanos());
+        assertThat(byStart.get(2).intendedStartNanos() - firstEnd).isGreaterThanOrEqualTo(99_000_000L);
+    }
+
+    @Test
     void aDispatchStallShowsInIntendedLatencyAndLagButNotInSendLatency() throws Exception {
         server.delayMillis = () -> 2;
         AtomicBoolean stalled = new AtomicBoolean();

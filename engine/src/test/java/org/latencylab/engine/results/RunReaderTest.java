@@ -41,7 +41,7 @@ class RunReaderTest {
     /** A tier table nobody would choose by default: every simulated TTFT lands in "slow". */
     static final StatsSettings OWN_TIERS = new StatsSettings(null,
             List.of(new StatsSettings.TierLevel("instant", 0.001), new StatsSettings.TierLevel("slow", null)),
-            List.of(new StatsSettings.SloSpec("ttft", 95.0, 5000.0)));
+            List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, 5000.0)));
 
     /** A probe, a sweep fitted with an offset and an open-loop load step with warmup, as one run. */
     static RunSpec threeSteps(StatsSettings stats) {

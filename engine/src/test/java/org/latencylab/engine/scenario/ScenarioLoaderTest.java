@@ -132,6 +132,12 @@ class ScenarioLoaderTest {
                 .contains("field 'experiments[0].requests' must be a whole number, was \"lots\"");
         assertThat(error(base + "slos: [{metric: ttft, percentile: 95, maxMs: 1200ms}]\nexperiments: [{type: probe}]"))
                 .contains("slos[0].maxMs").contains("a number");
+        // a misspelt field of a record whose correct twin is required is named as unknown, not as the twin missing
+        assertThat(error(base + "slos: [{metric: ttft, percentile: 95, maxMS: 100}]\nexperiments: [{type: probe}]"))
+                .startsWith("s.yaml: ").contains("field 'slos[0].maxMS' is unknown")
+                .contains("[maxMs, metric, percentile]").doesNotContain("null");
+        assertThat(error(base + "experiments: [{type: load, rate: 5, duration: 2s, slos: [{metric: ttft, maxMS: 100}]}]"))
+                .contains("field 'experiments[0].slos[0].maxMS' is unknown").contains("maxMs");
         assertThat(error(base + "slos: [{metric: ttft, percentile: 150, maxMs: 5}]\nexperiments: [{type: probe}]"))
                 .contains("slos[0]").contains("percentile must be in (0, 100]");
         assertThat(error(base + "slos: [{metric: ttftt, percentile: 95, maxMs: 100}]\nexperiments: [{type: probe}]"))

@@ -258,7 +258,7 @@ public final class LoadForm {
         b.contextTokens(contextTokens.get()).maxOutputTokens(maxOutputTokens.get()).stream(stream.get())
                 .coldPrompts(cold.get()).tierMetric(tierMetric.get());
         if (sloMaxMs.get() > 0) {
-            b.slos(List.of(field("goodput SLO", () -> new LoadSpec.GoodputSlo(sloMetric.get(), sloMaxMs.get()))));
+            b.slos(List.of(field("goodput SLO", () -> org.latencylab.engine.stats.Slo.ofMillis(sloMetric.get(), null, sloMaxMs.get()))));
         }
         return field("load test", b::build);
     }

@@ -354,7 +354,7 @@ public final class ServerBenchForm {
                 throw new IllegalArgumentException("load: SLO threshold '" + slo + "' is not a number of ms");
             }
             if (ms != 0) {
-                b.slos(List.of(new LoadSpec.GoodputSlo(sloMetric.get(), ms)));
+                b.slos(List.of(org.latencylab.engine.stats.Slo.ofMillis(sloMetric.get(), null, ms)));
             }
         }
         return b.build();

@@ -25,7 +25,7 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
                           @JsonProperty("lastExperiment") ExperimentDraft lastExperiment,
                           @JsonProperty("tierMetric") String tierMetric,
                           @JsonProperty("tiers") List<StatsSettings.TierLevel> tiers,
-                          @JsonProperty("slos") List<StatsSettings.SloSpec> slos,
+                          @JsonProperty("slos") List<org.latencylab.engine.stats.Slo> slos,
                           @JsonProperty("dataDir") String dataDir) {
 
     /** Current file format version. */
@@ -35,7 +35,7 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
 
     /** Defaults: light theme, no saved endpoints, the simulator ({@code small-fast}) selected, a default probe. */
     public static final AppSettings DEFAULTS = new AppSettings(FORMAT, "light", List.of(), SIMULATOR,
-            org.latencylab.app.Defaults.SIM_PROFILE, ExperimentDraft.DEFAULTS, "ttft", List.of(), List.of(new StatsSettings.SloSpec("ttft", 95.0, 1000.0)),
+            org.latencylab.app.Defaults.SIM_PROFILE, ExperimentDraft.DEFAULTS, "ttft", List.of(), List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, 1000.0)),
             null);
 
     /** Fills missing values with defaults and copies the lists. */
@@ -82,7 +82,7 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
      * @return a copy
      */
     public AppSettings withJudging(String metric, List<StatsSettings.TierLevel> table,
-                                   List<StatsSettings.SloSpec> sloList, String dir) {
+                                   List<org.latencylab.engine.stats.Slo> sloList, String dir) {
         return new AppSettings(format, theme, endpoints, selected, simProfile, lastExperiment, metric, table,
                 sloList, dir);
     }

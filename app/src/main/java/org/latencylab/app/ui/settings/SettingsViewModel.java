@@ -8,15 +8,17 @@ import org.latencylab.engine.run.StatsSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The settings form: tier metric, tier table, default SLO and data folder, as text properties that
  * {@link #applyTo(AppSettings)} validates. Not thread-safe: UI thread.
  */
 public final class SettingsViewModel {
-    /** Metrics a tier or SLO may be judged on. */
-    public static final List<String> METRICS = List.of("ttft", "e2e", "ttfb", "tpot", "itl");
+    /**
+     * Metrics offered for the tier and SLOs: the common per-request ones (ITL has one value per event gap and cannot
+     * judge a request; {@link org.latencylab.engine.stats.Metric#requirePerRequest} is the check).
+     */
+    public static final List<String> METRICS = List.of("ttft", "e2e", "ttfb", "tpot");
 
     private final StringProperty tierMetric = new SimpleStringProperty("ttft");
     private final StringProperty tierBounds = new SimpleStringProperty("80, 300, 1200, 4500");
@@ -61,7 +63,7 @@ public final class SettingsViewModel {
                 }
                 tiers.add(new StatsSettings.TierLevel("Tier-" + parts.length, null));
             }
-            List<StatsSettings.SloSpec> slos = new ArrayList<>();
+            List<org.latencylab.engine.stats.Slo> slos = new ArrayList<>();
             String sloText = slo.get() == null ? "" : slo.get().strip();
             if (!sloText.isEmpty()) {
                 for (String one : sloText.split("[,;\\s]+")) {
@@ -70,11 +72,8 @@ public final class SettingsViewModel {
                         throw new IllegalArgumentException("SLO '" + one + "' must look like METRIC:PERCENTILE:MS,"
                                 + " e.g. ttft:95:500");
                     }
-                    String metric = p[0].strip().toLowerCase(Locale.ROOT);
-                    if (!METRICS.contains(metric)) {
-                        throw new IllegalArgumentException("SLO metric '" + p[0] + "' must be one of " + METRICS);
-                    }
-                    slos.add(new StatsSettings.SloSpec(metric, number(p[1], "SLO percentile"),
+                    String metric = org.latencylab.engine.stats.Metric.requirePerRequest("SLO metric", p[0]).id();
+                    slos.add(org.latencylab.engine.stats.Slo.ofMillis(metric, number(p[1], "SLO percentile"),
                             number(p[2], "SLO milliseconds")));
                 }
             }

@@ -157,11 +157,11 @@ public final class RankingViewModel {
             return false;
         }
         List<TargetEntry> entries = selected.stream().map(p -> TargetEntry.simulator(p, p)).toList();
-        List<org.latencylab.engine.run.StatsSettings.SloSpec> slos;
+        List<org.latencylab.engine.stats.Slo> slos;
         try {
             String t = sloTtftMs.get() == null ? "" : sloTtftMs.get().strip();
             slos = t.isEmpty() ? List.of()
-                    : List.of(new org.latencylab.engine.run.StatsSettings.SloSpec("ttft", 95.0, Double.parseDouble(t)));
+                    : List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, Double.parseDouble(t)));
             org.latencylab.engine.run.ExperimentSpec spec = monitor
                     ? new org.latencylab.engine.monitor.MonitorSpec(entries,
                     Duration.ofSeconds(Math.max(1, monitorIntervalSeconds.get())),

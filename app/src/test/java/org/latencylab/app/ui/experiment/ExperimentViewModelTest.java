@@ -104,7 +104,7 @@ class ExperimentViewModelTest {
         assertThat(open.firstTokenDeadline()).isEqualTo(Duration.ofMillis(120));
         assertThat(open.requests()).isNull();
         assertThat(open.maxRateRps()).isNull();
-        assertThat(open.slos()).extracting(LoadSpec.GoodputSlo::metric).containsExactly("ttft_from_intended");
+        assertThat(open.slos()).extracting(org.latencylab.engine.stats.Slo::metric).containsExactly("ttft_from_intended");
         assertThat(open.plannedRequests()).isEqualTo(-1);
         assertThat(vm.suggestedName()).isEqualTo("load-open-200rps-10m");
 

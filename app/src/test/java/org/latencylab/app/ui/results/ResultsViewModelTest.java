@@ -49,7 +49,7 @@ class ResultsViewModelTest {
 
     private static final StatsSettings OWN = new StatsSettings(null,
             List.of(new StatsSettings.TierLevel("fast", 0.001), new StatsSettings.TierLevel("sluggish", null)),
-            List.of(new StatsSettings.SloSpec("ttft", 95.0, 5000.0)));
+            List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, 5000.0)));
 
     private static RunSpec threeSteps() {
         return new RunSpec("vm-equality", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, OWN,

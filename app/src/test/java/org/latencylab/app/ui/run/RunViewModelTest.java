@@ -43,7 +43,7 @@ class RunViewModelTest {
 
     private static RunSpec probe(String name, int requests, int concurrency) {
         return new RunSpec(name, TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS,
-                new StatsSettings(null, null, List.of(new StatsSettings.SloSpec("ttft", 95.0, 5000.0))),
+                new StatsSettings(null, null, List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, 5000.0))),
                 List.of(new ProbeSpec(requests, concurrency, 64, 4, true, true, 0)), null, null, 1);
     }
 

@@ -134,7 +134,7 @@ class SettingsStoreTest {
         form.sloProperty().set("e2e:99:2000, ttft:90:300");
         AppSettings s = form.applyTo(AppSettings.DEFAULTS);
         assertThat(s.tiers()).extracting(StatsSettings.TierLevel::maxMs).containsExactly(100.0, 500.0, null);
-        assertThat(s.slos()).extracting(StatsSettings.SloSpec::metric).containsExactly("e2e", "ttft");
+        assertThat(s.slos()).extracting(org.latencylab.engine.stats.Slo::metric).containsExactly("e2e", "ttft");
         form.sloProperty().set("latency:95:1");
         assertThat(form.applyTo(AppSettings.DEFAULTS)).isNull();
         assertThat(form.messageProperty().get()).contains("must be one of");

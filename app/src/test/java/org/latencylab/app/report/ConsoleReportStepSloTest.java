@@ -1,0 +1,63 @@
+package org.latencylab.app.report;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.latencylab.engine.api.RunListener;
+import org.latencylab.engine.run.RunResult;
+import org.latencylab.engine.run.RunSpec;
+import org.latencylab.engine.scenario.StepCatalog;
+
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A run whose SLOs live in a step (a ranking) neither says "none set" nor names the unused run endpoint, in the
+ * console summary and in the HTML report.
+ */
+class ConsoleReportStepSloTest {
+    private static final String SCENARIO = """
+            format: 1
+            name: rank-only
+            endpoint: {builtin: sim, profile: llama-8b-class}
+            experiments:
+              - type: compare-endpoints
+                endpoints:
+                  - {name: alpha, profile: zero-latency}
+                  - {name: beta, profile: zero-latency}
+                requests: 4
+                promptTokens: 16
+                maxOutputTokens: 2
+                warmup: 0
+                slos: [{metric: ttft, percentile: 95, maxMs: 500}]
+            """;
+
+    @Test
+    void stepSlosAreListedAndTheHeaderNamesOnlyTheEndpointsUsed(@TempDir Path dir) throws Exception {
+        RunSpec spec = StepCatalog.loader().parse(
+                new ByteArrayInputStream(SCENARIO.getBytes(StandardCharsets.UTF_8)), "rank-only.yaml");
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(60));
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        StringWriter s = new StringWriter();
+        ConsoleReport.print(r, List.of(), new PrintWriter(s, true));
+        String out = s.toString();
+        assertThat(out).contains("LatencyLab — rank-only — endpoints alpha, beta — completed")
+                .doesNotContain("llama-8b-class").doesNotContain("SLOs: none set")
+                .contains("SLOs: no run-level SLO; judged per step, see above: 'compare-endpoints' (compare-endpoints)");
+
+        // the HTML report's summary row reads the same from run.json
+        Path html = HtmlReport.write(List.of(dir.resolve("run")), 0, dir.resolve("report.html"));
+        String page = java.nio.file.Files.readString(html);
+        String summary = page.substring(page.indexOf("<h2>Summary</h2>"), page.indexOf("</table>",
+                page.indexOf("<h2>Summary</h2>")));
+        assertThat(summary).contains("endpoints alpha, beta").doesNotContain("llama-8b-class")
+                .doesNotContain("none set").contains("judged per step: compare-endpoints (compare-endpoints)");
+    }
+}

@@ -1,0 +1,191 @@
+package org.latencylab.engine.experiment;
+
+import org.junit.jupiter.api.Test;
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
+import org.latencylab.engine.api.GenerationRequest;
+import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.RequestTicket;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The one closed loop's scheduling: warming per worker before a common start, the start gate, think time, stop and
+ * cancel. Turns here do no I/O: what is tested is when and on which thread the loop calls them (requests over real
+ * HTTP are covered by the probe, sweep and load tests that use this loop).
+ */
+class ClosedLoopTest {
+
+    /** Records warmings (thread and time) and lets a test cancel; sends nothing. */
+    static class Ctx implements StepContext {
+        final Map<Thread, Long> warmedAt = new ConcurrentHashMap<>();
+        volatile boolean cancelled;
+
+        @Override
+        public Endpoint endpoint() {
+            return Endpoint.of("none", Protocol.OPENAI_CHAT, "http://127.0.0.1:9", "m");
+        }
+
+        @Override
+        public ClientOptions clientOptions() {
+            return ClientOptions.DEFAULTS;
+        }
+
+        @Override
+        public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
+            throw new AssertionError("not used");
+        }
+
+        @Override
+        public void warmConnection(boolean stream) {
+            warmedAt.put(Thread.currentThread(), System.nanoTime());
+            try {
+                Thread.sleep(30); // one small request's latency
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        @Override
+        public String prompt(int tokens, boolean cold) {
+            return "x";
+        }
+
+        @Override
+        public long nextRequestId() {
+            return 0;
+        }
+
+        @Override
+        public void finished(RequestRecord record) {
+        }
+
+        @Override
+        public void inFlight(int inFlightDelta) {
+        }
+
+        @Override
+        public void targetRate(double targetRateRps) {
+        }
+
+        @Override
+        public boolean cancelled() {
+            return cancelled;
+        }
+
+        @Override
+        public void notice(String message) {
+        }
+
+        @Override
+        public Path runDirectory() {
+            return Path.of(".");
+        }
+    }
+
+    record Turn(int worker, Thread thread, long readyNanos) {
+    }
+
+    @Test
+    void everyWorkerWarmsOnItsOwnThreadThenAllStartTogetherAfterTheGate() throws Exception {
+        Ctx ctx = new Ctx();
+        ConcurrentLinkedQueue<Turn> turns = new ConcurrentLinkedQueue<>();
+        long gate = System.nanoTime() + 150_000_000L;
+        ClosedLoop.start(new ClosedLoop.Options(4, "t", true, true, gate, Duration.ZERO, null),
+                (w, ready) -> {
+                    turns.add(new Turn(w, Thread.currentThread(), ready));
+                    return false;
+                }, () -> false, ctx).join();
+        assertThat(turns).hasSize(4);
+        assertThat(turns).extracting(Turn::worker).containsExactlyInAnyOrder(0, 1, 2, 3);
+        long lastWarm = ctx.warmedAt.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        for (Turn t : turns) {
+            assertThat(ctx.warmedAt).as("worker %d warmed on the thread that sends", t.worker()).containsKey(t.thread());
+            assertThat(t.readyNanos()).as("no turn before every worker warmed").isGreaterThan(lastWarm);
+            assertThat(t.readyNanos()).as("no turn before the gate").isGreaterThanOrEqualTo(gate);
+        }
+    }
+
+    @Test
+    void aWorkerThinksBetweenTurnsAndTheStopConditionEndsTheLoop() throws Exception {
+        Ctx ctx = new Ctx();
+        ConcurrentLinkedQueue<Turn> turns = new ConcurrentLinkedQueue<>();
+        AtomicInteger taken = new AtomicInteger();
+        ClosedLoop.start(new ClosedLoop.Options(1, "t", false, true, Long.MIN_VALUE, Duration.ofMillis(80), null),
+                (w, ready) -> {
+                    turns.add(new Turn(w, Thread.currentThread(), ready));
+                    taken.incrementAndGet();
+                    return true;
+                }, () -> taken.get() >= 4, ctx).join();
+        assertThat(ctx.warmedAt).as("no warming unless asked").isEmpty();
+        List<Long> ready = turns.stream().map(Turn::readyNanos).toList();
+        assertThat(ready).hasSize(4);
+        for (int i = 1; i < ready.size(); i++) {
+            assertThat(ready.get(i) - ready.get(i - 1)).as("gap before turn %d", i).isGreaterThanOrEqualTo(80_000_000L);
+        }
+    }
+
+    @Test
+    void cancellingTheRunInterruptsTurnsInProgressAndJoinReturns() throws Exception {
+        Ctx ctx = new Ctx();
+        AtomicInteger interrupted = new AtomicInteger();
+        ClosedLoop.Handle h = ClosedLoop.start(new ClosedLoop.Options(3, "t", false, true, Long.MIN_VALUE,
+                Duration.ZERO, null), (w, ready) -> {
+                    try {
+                        Thread.sleep(60_000); // a request that would never end
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                        throw e;
+                    }
+                    return true;
+                }, () -> false, ctx);
+        Thread.sleep(100);
+        long t0 = System.nanoTime();
+        ctx.cancelled = true;
+        h.join();
+        assertThat(interrupted.get()).isEqualTo(3);
+        assertThat(System.nanoTime() - t0).as("join after cancel, ns").isLessThan(10_000_000_000L);
+    }
+
+    @Test
+    void requestsSendsEachRequestOnceAndRecordsOnlyWhenAsked() throws Exception {
+        AtomicInteger finished = new AtomicInteger();
+        AtomicInteger sent = new AtomicInteger();
+        Ctx ctx = new Ctx() {
+            @Override
+            public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
+                sent.incrementAndGet();
+                RequestRecord.Builder b = RequestRecord.builder();
+                b.id = ticket.id();
+                b.label = ticket.label();
+                b.intendedStartNanos = ticket.intendedStartNanos();
+                b.sendNanos = System.nanoTime();
+                b.endNanos = System.nanoTime();
+                return b.build();
+            }
+
+            @Override
+            public void finished(RequestRecord record) {
+                finished.incrementAndGet();
+            }
+        };
+        List<RequestRecord> warm = ClosedLoop.requests(5, 2, "w", 8,
+                i -> new GenerationRequest("x", 8, 1, true, Map.of()), false, ctx);
+        List<RequestRecord> measured = ClosedLoop.requests(9, 4, "m", 8,
+                i -> new GenerationRequest("x", 8, 1, true, Map.of()), true, ctx);
+        assertThat(warm).hasSize(5);
+        assertThat(measured).hasSize(9).allMatch(r -> r.label().equals("m"));
+        assertThat(sent.get()).isEqualTo(14);
+        assertThat(finished.get()).as("only the measured requests are recorded").isEqualTo(9);
+        assertThat(ctx.warmedAt).as("one warming per worker of each loop").hasSize(6);
+    }
+}
