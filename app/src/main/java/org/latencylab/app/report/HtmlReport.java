@@ -153,10 +153,30 @@ public final class HtmlReport {
                 .a("</script>\n</body></html>\n");
     }
 
+    /**
+     * The tier a run's summary row shows: a tier judges one step's requests, so a run of several steps (a probe and a
+     * sweep, say) shows "per step" rather than a tier of all its requests pooled, and a sweep "per length".
+     */
+    private static String runTier(JsonNode runJson, JsonNode summary) {
+        JsonNode steps = runJson.path("steps");
+        if (steps.size() > 1) {
+            return "per step (below)";
+        }
+        if (steps.size() == 1) {
+            JsonNode st = steps.get(0);
+            if (!st.hasNonNull("tier")) {
+                return "sweep".equals(st.path("type").asText()) ? "per length (below)" : "–";
+            }
+            return st.path("tier").asText();
+        }
+        return summary.path("tier").asText("–");
+    }
+
     private void summary(List<RunComparison.RunInfo> runs) {
         a("<h2>Summary</h2>\n<table><tr><th>#</th><th class=\"l\">run</th><th class=\"l\">source</th>"
                 + "<th class=\"l\">endpoint</th><th class=\"l\">status</th><th class=\"l\">started</th><th>sent</th>"
-                + "<th>succeeded</th><th>failed</th><th>TTFT P95</th><th>E2E P95</th><th class=\"l\">tier</th>"
+                + "<th>succeeded</th><th>failed</th><th>TTFT P95 (all steps)</th><th>E2E P95 (all steps)</th>"
+                + "<th class=\"l\">tier</th>"
                 + "<th class=\"l\">SLOs</th></tr>\n");
         for (int i = 0; i < runs.size(); i++) {
             RunComparison.RunInfo r = runs.get(i);
@@ -168,7 +188,7 @@ public final class HtmlReport {
                     .t(j.path("started_at").asText("–").replaceFirst("\\.\\d+Z$", "Z")).a("</td><td>").t(s.path("sent").asText("–")).a("</td><td>")
                     .t(s.path("succeeded").asText("–")).a("</td><td>").t(s.path("failed").asText("–")).a("</td><td>")
                     .t(Units.ms(r.percentileMs("ttft", 95))).a("</td><td>").t(Units.ms(r.percentileMs("e2e", 95)))
-                    .a("</td><td class=\"l\">").t(s.path("tier").asText("–")).a("</td><td class=\"l\">");
+                    .a("</td><td class=\"l\">").t(runTier(j, s)).a("</td><td class=\"l\">");
             boolean anySlo = false;
             List<String> perStep = new ArrayList<>();
             for (JsonNode st : j.path("steps")) {

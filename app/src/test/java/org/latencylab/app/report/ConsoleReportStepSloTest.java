@@ -60,4 +60,31 @@ class ConsoleReportStepSloTest {
         assertThat(summary).contains("endpoints alpha, beta").doesNotContain("llama-8b-class")
                 .doesNotContain("none set").contains("judged per step: compare-endpoints (compare-endpoints)");
     }
+
+    @Test
+    void theHtmlSummaryOfAProbeAndASweepShowsNoPooledTier(@TempDir Path dir) throws Exception {
+        String scenario = """
+                format: 1
+                name: probe-and-sweep
+                endpoint: {builtin: sim, profile: zero-latency}
+                experiments:
+                  - {type: probe, requests: 4, concurrency: 2, promptTokens: 16, maxOutputTokens: 2, warmup: 0}
+                  - {type: sweep, contextTokens: [64, 256, 1024], requestsPerLength: 2, maxOutputTokens: 2, warmup: 0}
+                """;
+        RunSpec spec = StepCatalog.loader().parse(
+                new ByteArrayInputStream(scenario.getBytes(StandardCharsets.UTF_8)), "probe-and-sweep.yaml");
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(60));
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        Path html = HtmlReport.write(List.of(dir.resolve("run")), 0, dir.resolve("report.html"));
+        String page = java.nio.file.Files.readString(html);
+        String summary = page.substring(page.indexOf("<h2>Summary</h2>"), page.indexOf("</table>",
+                page.indexOf("<h2>Summary</h2>")));
+        // run.json's pooled summary carries a tier of all requests; the report's summary row must not show it
+        String pooled = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("run/run.json").toFile()).path("summary").path("tier").asText();
+        assertThat(pooled).startsWith("Tier-");
+        assertThat(summary).contains("per step (below)").doesNotContain(pooled)
+                .contains("TTFT P95 (all steps)");
+    }
 }
