@@ -11,7 +11,7 @@ class MeasuringJvmTest {
     @Test
     void jdk21GetsGenerationalZgcExplicitlyAndNoJdk24OrAotFlags() {
         assertThat(MeasuringJvm.options(21, Path.of("x.aot")))
-                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP)
+                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP)
                 .noneMatch(o -> o.startsWith("--sun-misc") || o.startsWith("-XX:AOTCache"));
     }
 

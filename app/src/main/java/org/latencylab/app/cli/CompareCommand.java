@@ -24,7 +24,7 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "run directories")
+    @Parameters(arity = "2..*", paramLabel = "RUN_DIR", description = "two or more run directories")
     List<Path> runs;
 
     @Option(names = "--baseline", paramLabel = "N", defaultValue = "1",
@@ -42,6 +42,11 @@ final class CompareCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, labels.get(i), r.sourceTool(),
                     i == baseline - 1 ? " — baseline" : "",
                     r.missingMetrics().isEmpty() ? "" : "; lacks " + String.join(", ", r.missingMetrics()));
+            int steps = r.runJson().path("steps").size();
+            if (steps > 1) {
+                out.printf(Locale.ROOT, "   its figures pool the measured requests of all its %d steps (per-step"
+                        + " numbers: 'report %s')%n", steps, r.dir());
+            }
         }
         out.println();
         StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-10s", "metric"));

@@ -36,6 +36,10 @@ class WorkflowCommandsTest {
                 .contains("2. aiperf-profile_export (aiperf)");
         // P50 TTFT: vLLM 118 ms (baseline), AIPerf 110 ms → −6.8 %
         assertThat(c.out()).containsPattern("P50 TTFT\\s+118 ms\\s+110 ms \\(-6\\.8 %\\)");
+        // one run is nothing to compare: a usage error naming the parameter, not a one-column table
+        CommandLineTest.Result one = run("compare", dir.resolve("vllm").toString());
+        assertThat(one.code()).isEqualTo(2);
+        assertThat(one.err()).contains("RUN_DIR");
 
         CommandLineTest.Result slo = run("slo", "--run", dir.resolve("aiperf").toString(), "--cell", "e2e:p99:305",
                 "--cell", "ttft:p99:150");
