@@ -160,12 +160,12 @@ public final class HtmlReport {
     private static String runTier(JsonNode runJson, JsonNode summary) {
         JsonNode steps = runJson.path("steps");
         if (steps.size() > 1) {
-            return "per step (below)";
+            return "per step";
         }
         if (steps.size() == 1) {
             JsonNode st = steps.get(0);
             if (!st.hasNonNull("tier")) {
-                return "sweep".equals(st.path("type").asText()) ? "per length (below)" : "–";
+                return "sweep".equals(st.path("type").asText()) ? "per length" : "–";
             }
             return st.path("tier").asText();
         }
@@ -175,8 +175,7 @@ public final class HtmlReport {
     private void summary(List<RunComparison.RunInfo> runs) {
         a("<h2>Summary</h2>\n<table><tr><th>#</th><th class=\"l\">run</th><th class=\"l\">source</th>"
                 + "<th class=\"l\">endpoint</th><th class=\"l\">status</th><th class=\"l\">started</th><th>sent</th>"
-                + "<th>succeeded</th><th>failed</th><th>TTFT P95 (all steps)</th><th>E2E P95 (all steps)</th>"
-                + "<th class=\"l\">tier</th>"
+                + "<th>succeeded</th><th>failed</th><th>TTFT P95</th><th>E2E P95</th><th class=\"l\">tier</th>"
                 + "<th class=\"l\">SLOs</th></tr>\n");
         for (int i = 0; i < runs.size(); i++) {
             RunComparison.RunInfo r = runs.get(i);
@@ -209,7 +208,8 @@ public final class HtmlReport {
             }
             a("</td></tr>\n");
         }
-        a("</table>\n");
+        a("</table>\n<p>TTFT and E2E P95 here pool the measured requests of all a run's steps; tiers and SLOs are"
+                + " judged per step (per context length in a sweep): see each run's steps below.</p>\n");
         for (RunComparison.RunInfo r : runs) {
             if (!r.missingMetrics().isEmpty()) {
                 a("<p>").t(r.name()).a(" was imported from <b>").t(r.sourceTool()).a("</b>")

@@ -84,7 +84,7 @@ class ConsoleReportStepSloTest {
         String pooled = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(dir.resolve("run/run.json").toFile()).path("summary").path("tier").asText();
         assertThat(pooled).startsWith("Tier-");
-        assertThat(summary).contains("per step (below)").doesNotContain(pooled)
-                .contains("TTFT P95 (all steps)");
+        assertThat(summary).contains("<td class=\"l\">per step</td>").doesNotContain(pooled);
+        assertThat(page).contains("TTFT and E2E P95 here pool the measured requests of all a run's steps");
     }
 }
