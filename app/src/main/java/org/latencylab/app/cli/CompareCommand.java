@@ -24,7 +24,7 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "2..*", paramLabel = "RUN_DIR", description = "two or more run directories")
+    @Parameters(arity = "1..*", paramLabel = "RUN_DIR", description = "two or more run directories")
     List<Path> runs;
 
     @Option(names = "--baseline", paramLabel = "N", defaultValue = "1",
@@ -34,6 +34,11 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (runs.size() < 2) {
+            spec.commandLine().getErr().println("latencylab: compare needs two or more run directories"
+                    + " (RUN_DIR RUN_DIR...); for one run, use 'summarize' or 'report'");
+            return ExitCodes.BAD_INPUT;
+        }
         List<RunComparison.RunInfo> infos = RunComparison.load(runs);
         List<RunComparison.Row> rows = RunComparison.differences(infos, baseline - 1);
         List<String> labels = RunComparison.labels(infos, false);
