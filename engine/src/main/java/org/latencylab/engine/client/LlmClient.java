@@ -45,8 +45,11 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
 /**
  * The protocol client: sends one generation request to an endpoint and measures it into a {@link RequestRecord}.
  *
- * <p>One instance holds one shared {@link OkHttpClient} (dispatcher on virtual threads, a connection pool sized
- * for thousands of concurrent streams), so connections are reused across requests. {@link #execute} blocks the
+ * <p>Plain-HTTP ({@code http://}) endpoints are measured through {@link DirectHttp1}: an HTTP/1.1 exchange written
+ * and read by the calling thread over a pooled connection, with nothing of the client's between the send stamp and
+ * the wire. Everything else (TLS, HTTP/2, a proxy, or {@code -Dlatencylab.http=okhttp}) goes through one shared
+ * {@link OkHttpClient} (connection pools sized for thousands of concurrent streams). Connections are reused across
+ * requests either way. {@link #execute} blocks the
  * calling thread for the whole request; callers run it on virtual threads. It never throws for a failed
  * request: every failure becomes a record with an {@link ErrorKind}.
  *
@@ -91,8 +94,11 @@ public final class LlmClient implements AutoCloseable {
     /** The HTTP request built last, reused while the same request object is sent again; immutable. */
     private volatile Built lastBuilt;
 
-    private record Built(Endpoint endpoint, GenerationRequest request, String key, Request http) {
+    /** {@code wire}: the request's HTTP/1.1 bytes when {@link DirectHttp1} serves its URL, else null. */
+    private record Built(Endpoint endpoint, GenerationRequest request, String key, Request http, byte[] wire) {
     }
+    /** The plain-HTTP measuring path; null when turned off or when HTTP/2 is asked for. */
+    private final DirectHttp1 direct;
     private final KserveGrpcClient grpc;
 
     /**
@@ -119,6 +125,16 @@ public final class LlmClient implements AutoCloseable {
      * @param version the HTTP version to speak (HTTP/1.1 only, h2c by prior knowledge, or ALPN's choice); not null
      */
     public LlmClient(ClientOptions options, Function<String, String> env, HttpVersion version) {
+        this(options, env, version, DirectHttp1.enabled());
+    }
+
+    /**
+     * @param options    timeouts, retries and what to keep; not null
+     * @param env        looks up an environment variable by name; not null
+     * @param version    the HTTP version to speak; not null
+     * @param directHttp whether plain-HTTP endpoints use {@link DirectHttp1} (else OkHttp serves every endpoint)
+     */
+    LlmClient(ClientOptions options, Function<String, String> env, HttpVersion version, boolean directHttp) {
         this.options = Objects.requireNonNull(options, "options");
         this.env = Objects.requireNonNull(env, "env");
         // calls run synchronously on the caller's (virtual) thread (Call.execute): OkHttp's Dispatcher and its
@@ -143,6 +159,8 @@ public final class LlmClient implements AutoCloseable {
                     .build();
         }
         this.watchdog = new StallWatchdog(options.firstByteTimeout().toNanos(), options.idleTimeout().toNanos());
+        this.direct = version != HttpVersion.H2C && directHttp
+                ? new DirectHttp1(options.connectTimeout().toMillis()) : null;
         register(OpenAiAdapter.CHAT);
         register(OpenAiAdapter.COMPLETIONS);
         register(AnthropicAdapter.INSTANCE);
@@ -232,6 +250,10 @@ public final class LlmClient implements AutoCloseable {
         int idle = 0;
         for (OkHttpClient c : lanes(endpoint)) {
             idle += c.connectionPool().idleConnectionCount();
+        }
+        HttpUrl base = HttpUrl.parse(endpoint.baseUrl());
+        if (direct != null && base != null && direct.handles(base)) {
+            idle += direct.idleCount(base);
         }
         int wanted = Math.min(count, 4096) - idle;
         if (wanted <= 0) {
@@ -337,14 +359,18 @@ public final class LlmClient implements AutoCloseable {
             return;
         }
         Request httpRequest;
+        Built built = null;
         try {
             Built last = lastBuilt;
             if (last != null && last.request == request && last.endpoint.equals(endpoint)
                     && Objects.equals(last.key, key)) {
                 httpRequest = last.http; // a load step sends one request object many times: build it once
+                built = last;
             } else {
                 httpRequest = buildRequest(endpoint, request, adapter, key);
-                lastBuilt = new Built(endpoint, request, key, httpRequest);
+                byte[] wire = direct != null && direct.handles(httpRequest.url()) ? DirectHttp1.encode(httpRequest) : null;
+                built = new Built(endpoint, request, key, httpRequest, wire);
+                lastBuilt = built;
             }
         } catch (IOException | IllegalArgumentException e) {
             b.error(ErrorKind.PROTOCOL, "request for endpoint '" + endpoint.name() + "' could not be built: "
@@ -361,7 +387,9 @@ public final class LlmClient implements AutoCloseable {
             resetOutcome(b);
             b.attempts++;
             long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
-            AttemptResult r = attempt(client, httpRequest, adapter, request.stream(), deadline, total, b, onFirstToken);
+            AttemptResult r = built.wire() != null
+                    ? attemptDirect(built, adapter, request.stream(), deadline, total, b, onFirstToken)
+                    : attempt(client, httpRequest, adapter, request.stream(), deadline, total, b, onFirstToken);
             if (!r.retryable() || attempt > options.maxRetries()) {
                 break;
             }
@@ -397,6 +425,40 @@ public final class LlmClient implements AutoCloseable {
         }
     }
 
+    private AttemptResult attemptDirect(Built built, ProtocolAdapter adapter, boolean stream, long deadline, long total,
+                                        RequestRecord.Builder b, Runnable onFirstToken) {
+        TimingListener timing = new TimingListener();
+        DirectHttp1.Exchange exchange;
+        try {
+            exchange = direct.exchange(built.http().url()); // a pooled connection, checked before the clock starts
+        } catch (IOException e) {
+            b.error(ErrorKind.CONNECTION, "no response: " + describe(e));
+            return AttemptResult.FINAL;
+        }
+        long until;
+        if (b.sendNanos == UNSET) {
+            b.sendNanos = System.nanoTime();
+            until = total > 0 ? b.sendNanos + total : UNSET;
+        } else {
+            until = deadline;
+            if (deadline != UNSET && deadline - System.nanoTime() <= 0) {
+                b.error(ErrorKind.TIMEOUT, totalTimeoutMessage());
+                return AttemptResult.FINAL;
+            }
+        }
+        try (StallWatchdog.Watch watch = watchdog.watch(exchange, timing, until)) {
+            Response response;
+            try {
+                response = exchange.execute(built.http(), built.wire(), timing);
+            } catch (IOException e) {
+                copyTimings(b, timing);
+                b.httpStatus = 0;
+                return failedBeforeResponse(e, timing, watch, b);
+            }
+            return received(response, timing, watch, adapter, stream, b, onFirstToken);
+        }
+    }
+
     private AttemptResult attempt(Call call, TimingListener timing, StallWatchdog.Watch watch, ProtocolAdapter adapter,
                                   boolean stream, long deadline, long total, RequestRecord.Builder b,
                                   Runnable onFirstToken) {
@@ -425,6 +487,12 @@ public final class LlmClient implements AutoCloseable {
             b.httpStatus = 0;
             return failedBeforeResponse(e, timing, watch, b);
         }
+        return received(response, timing, watch, adapter, stream, b, onFirstToken);
+    }
+
+    private AttemptResult received(Response response, TimingListener timing, StallWatchdog.Watch watch,
+                                   ProtocolAdapter adapter, boolean stream, RequestRecord.Builder b,
+                                   Runnable onFirstToken) {
         try (response) {
             copyTimings(b, timing);
             b.httpStatus = response.code();
@@ -455,6 +523,10 @@ public final class LlmClient implements AutoCloseable {
         }
         if (totalTimeoutFired(b)) {
             b.error(ErrorKind.TIMEOUT, totalTimeoutMessage());
+            return AttemptResult.FINAL;
+        }
+        if (e instanceof java.net.ProtocolException) { // the server's answer is not HTTP/1.1 as this client reads it
+            b.error(ErrorKind.PROTOCOL, "invalid response: " + describe(e));
             return AttemptResult.FINAL;
         }
         if (e instanceof SocketTimeoutException) {
@@ -767,6 +839,9 @@ public final class LlmClient implements AutoCloseable {
      * connection (DNS, TCP, TLS) inside its measured time. Call it between requests, not while one is in flight.
      */
     public void evictConnections() {
+        if (direct != null) {
+            direct.evictAll();
+        }
         for (OkHttpClient c : lanes) {
             c.connectionPool().evictAll();
         }
@@ -783,6 +858,9 @@ public final class LlmClient implements AutoCloseable {
     @Override
     public void close() {
         grpc.close();
+        if (direct != null) {
+            direct.close();
+        }
         for (OkHttpClient c : lanes) {
             c.connectionPool().evictAll();
         }

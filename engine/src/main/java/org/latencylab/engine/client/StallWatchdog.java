@@ -14,7 +14,8 @@ import java.util.concurrent.locks.LockSupport;
  * ({@link StampedBody}) and this thread looks at all attempts every {@value #TICK_MILLIS} ms, so a timeout fires at
  * most that much late.
  *
- * <p>An attempt that exceeds its limit is cancelled ({@link Call#cancel()}); its reader then fails with an
+ * <p>An attempt that exceeds its limit is cancelled ({@link Cancellable#cancel()}: an OkHttp call, or a
+ * {@link DirectHttp1.Exchange}, whose total timeout is also enforced here); its reader then fails with an
  * {@link java.io.IOException} and asks {@link Watch#expired()} which limit fired. The same tick cancels the attempt of
  * a platform thread that was interrupted (a run being cancelled): unlike a virtual thread's, a platform thread's
  * blocked socket read does not return on an interrupt ({@link RequestThreads}). Thread-safe.
@@ -24,7 +25,16 @@ final class StallWatchdog implements AutoCloseable {
     static final long TICK_MILLIS = 20;
 
     /** Which limit cancelled an attempt. */
-    enum Expiry { FIRST_BYTE, IDLE }
+    enum Expiry { FIRST_BYTE, IDLE, TOTAL }
+
+    /** What the watchdog cancels: an OkHttp call or a {@link DirectHttp1.Exchange}. */
+    interface Cancellable {
+        /** Cancels the attempt: a read or write blocked in it fails with an IOException. Any thread. */
+        void cancel();
+
+        /** @return true once cancelled */
+        boolean isCanceled();
+    }
 
     private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
     private final long firstByteNanos;
@@ -50,7 +60,30 @@ final class StallWatchdog implements AutoCloseable {
      * @return the watch
      */
     Watch watch(Call call, TimingListener timing) {
-        Watch w = new Watch(call, timing, System.nanoTime(), Thread.currentThread());
+        return watch(new Cancellable() {
+            @Override
+            public void cancel() {
+                call.cancel();
+            }
+
+            @Override
+            public boolean isCanceled() {
+                return call.isCanceled();
+            }
+        }, timing, org.latencylab.engine.api.RequestRecord.UNSET);
+    }
+
+    /**
+     * Starts watching one attempt of the calling thread; {@link Watch#close()} stops it.
+     *
+     * @param call          the attempt (cancelled on expiry)
+     * @param timing        its milestones (request written, headers received)
+     * @param deadlineNanos {@link System#nanoTime()} by which the whole request must have ended (the total timeout),
+     *                      or {@code RequestRecord.UNSET} for none; it fires at most {@value #TICK_MILLIS} ms late
+     * @return the watch
+     */
+    Watch watch(Cancellable call, TimingListener timing, long deadlineNanos) {
+        Watch w = new Watch(call, timing, System.nanoTime(), Thread.currentThread(), deadlineNanos);
         if (!closed) {
             watched.add(w);
         }
@@ -75,15 +108,17 @@ final class StallWatchdog implements AutoCloseable {
 
     /** One attempt under watch. */
     final class Watch implements AutoCloseable {
-        private final Call call;
+        private final Cancellable call;
         private final TimingListener timing;
+        private final long deadlineNanos;
         private final long startNanos;
         private final Thread owner;
         private volatile StampedBody body;
         private volatile Expiry expired;
 
-        private Watch(Call call, TimingListener timing, long startNanos, Thread owner) {
+        private Watch(Cancellable call, TimingListener timing, long startNanos, Thread owner, long deadlineNanos) {
             this.call = call;
+            this.deadlineNanos = deadlineNanos;
             this.owner = owner;
             this.timing = timing;
             this.startNanos = startNanos;
@@ -105,6 +140,10 @@ final class StallWatchdog implements AutoCloseable {
             }
             if (!owner.isVirtual() && owner.isInterrupted()) {
                 call.cancel(); // the reader sees its interrupt flag and ends the request as cancelled
+                return;
+            }
+            if (deadlineNanos != org.latencylab.engine.api.RequestRecord.UNSET && now - deadlineNanos > 0) {
+                expire(Expiry.TOTAL);
                 return;
             }
             StampedBody b = body;

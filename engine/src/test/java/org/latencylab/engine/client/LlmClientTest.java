@@ -338,10 +338,27 @@ class LlmClientTest {
     }
 
     @Test
+    void theDirectPathNeverRepeatsARequestByItself() {
+        mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").body("down").build());
+        mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").body("down").build());
+        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(mock.getRequestCount()).isEqualTo(1);
+        assertThat(r.attempts()).isEqualTo(1);
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);
+        assertThat(r.errorMessage()).contains("HTTP 503").contains("down");
+    }
+
+    @Test
     void okHttpsOwnRepeatAfter503WithRetryAfterZeroIsCountedAsAnAttempt() {
         mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").build());
         mock.enqueue(new MockResponse.Builder().code(503).setHeader("Retry-After", "0").body("down").build());
-        RequestRecord r = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        LlmClient okHttp = new LlmClient(ClientOptions.DEFAULTS, name -> null, HttpVersion.AUTO, false);
+        RequestRecord r;
+        try {
+            r = okHttp.execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        } finally {
+            okHttp.close();
+        }
         assertThat(mock.getRequestCount()).isEqualTo(2);
         assertThat(r.attempts()).isEqualTo(2);
         assertThat(r.errorKind()).isEqualTo(ErrorKind.HTTP_STATUS);

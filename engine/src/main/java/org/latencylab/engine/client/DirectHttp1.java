@@ -1,0 +1,641 @@
+package org.latencylab.engine.client;
+
+import okhttp3.Headers;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.BufferedSource;
+import okio.Okio;
+import okio.Source;
+import okio.Timeout;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ProtocolException;
+import java.net.Proxy;
+import java.net.ProxySelector;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+
+import static org.latencylab.engine.api.RequestRecord.UNSET;
+
+/**
+ * The measuring path for plain-HTTP ({@code http://}) endpoints: one HTTP/1.1 exchange per stream over a pooled TCP
+ * connection, written and read by the calling thread with no other thread, lock or timer on the way.
+ *
+ * <p>Why not OkHttp here (it stays for TLS, HTTP/2, proxies and gRPC's transport): profiled at 300 streaming
+ * requests/s against a zero-latency simulator in another process, OkHttp's call machinery (interceptor chain, exchange
+ * finder, connection-pool bookkeeping and the cleanup task it schedules on every release) was about half of the CPU
+ * of the threads whose socket reads are being stamped, and that work lies between the send stamp and the request's
+ * first byte on the wire. This path does the minimum an HTTP/1.1 client must (RFC 9112): it writes the request bytes
+ * (encoded once per request object) in one write, reads the status line and header fields, and frames the body by
+ * {@code Content-Length}, {@code chunked} transfer coding or connection close. Redirects are not followed (a 3xx is an
+ * {@code http_status} error naming the target), the request is never repeated by the transport, and responses are
+ * not decompressed ({@code Accept-Encoding: identity} is sent unless the endpoint sets its own).
+ *
+ * <p>Stamps: {@link TimingListener#requestSent} when the last request byte was handed to the kernel,
+ * {@link TimingListener#responseHeaders} at the return of the socket read that completed the header block; body reads
+ * are socket reads on the calling thread, so {@link StampedBody} stamps the return of the read that delivered the
+ * bytes. A pooled connection is taken and checked (a non-blocking read: end of stream or stray bytes mean the server
+ * closed it) in {@link #exchange}, before the caller starts its clock; a new connection is opened inside the measured
+ * time, with DNS and connect stamped.
+ *
+ * <p>Turned off (every request goes through OkHttp) with the system property {@code latencylab.http=okhttp}.
+ * Thread-safe: any number of threads may run exchanges at once; one exchange belongs to one thread, except
+ * {@link Exchange#cancel()}, which any thread may call.
+ */
+final class DirectHttp1 implements AutoCloseable {
+    /** Bytes of one connection's read and write buffer (direct memory); a header line must fit in it. */
+    static final int BUFFER_BYTES = 8 * 1024;
+    /** An idle pooled connection older than this is closed instead of reused, ns (OkHttp's default: 5 minutes). */
+    private static final long KEEP_ALIVE_NANOS = TimeUnit.MINUTES.toNanos(5);
+    private static final byte[] CRLF = {'\r', '\n'};
+
+    private final int connectTimeoutMillis;
+    private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Conn>> idle = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Boolean> direct = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** @param connectTimeoutMillis TCP connect limit, ms; 0 = none */
+    DirectHttp1(long connectTimeoutMillis) {
+        this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, connectTimeoutMillis));
+    }
+
+    /** @return false when the system property {@code latencylab.http} is {@code okhttp} (this path turned off) */
+    static boolean enabled() {
+        return !"okhttp".equalsIgnoreCase(System.getProperty("latencylab.http", ""));
+    }
+
+    /**
+     * @param url a request URL
+     * @return true when this path serves it: {@code http} scheme and no proxy selected for it
+     */
+    boolean handles(HttpUrl url) {
+        if (!"http".equals(url.scheme())) {
+            return false;
+        }
+        return direct.computeIfAbsent(key(url), k -> {
+            ProxySelector selector = ProxySelector.getDefault();
+            if (selector == null) {
+                return true;
+            }
+            List<Proxy> proxies = selector.select(url.uri());
+            return proxies == null || proxies.isEmpty() || proxies.stream().allMatch(p -> p.type() == Proxy.Type.DIRECT);
+        });
+    }
+
+    /** @param url a URL @return idle pooled connections to its host and port */
+    int idleCount(HttpUrl url) {
+        ConcurrentLinkedDeque<Conn> q = idle.get(key(url));
+        return q == null ? 0 : q.size();
+    }
+
+    /**
+     * Encodes a request as HTTP/1.1 bytes: request line, {@code Host}, the request's header fields,
+     * {@code Content-Type}/{@code Content-Length} of its body, then the body.
+     *
+     * @param request an OkHttp request (POST with a body, or a bodiless GET)
+     * @return the bytes to write
+     * @throws IOException when the body cannot be written out
+     */
+    static byte[] encode(Request request) throws IOException {
+        Buffer out = new Buffer();
+        HttpUrl url = request.url();
+        String target = url.encodedPath() + (url.encodedQuery() == null ? "" : "?" + url.encodedQuery());
+        out.writeUtf8(request.method()).writeByte(' ').writeUtf8(target).writeUtf8(" HTTP/1.1\r\n");
+        String host = url.host().contains(":") ? "[" + url.host() + "]" : url.host();
+        out.writeUtf8("Host: ").writeUtf8(host);
+        if (url.port() != HttpUrl.defaultPort(url.scheme())) {
+            out.writeByte(':').writeUtf8(Integer.toString(url.port()));
+        }
+        out.write(CRLF);
+        Headers headers = request.headers();
+        for (int i = 0; i < headers.size(); i++) {
+            out.writeUtf8(headers.name(i)).writeUtf8(": ").writeUtf8(headers.value(i)).write(CRLF);
+        }
+        if (request.header("Accept-Encoding") == null) {
+            out.writeUtf8("Accept-Encoding: identity\r\n");
+        }
+        if (request.header("User-Agent") == null) {
+            out.writeUtf8("User-Agent: latencylab\r\n");
+        }
+        okhttp3.RequestBody body = request.body();
+        Buffer content = new Buffer();
+        if (body != null) {
+            body.writeTo(content);
+            MediaType type = body.contentType();
+            if (type != null && request.header("Content-Type") == null) {
+                out.writeUtf8("Content-Type: ").writeUtf8(type.toString()).write(CRLF);
+            }
+            out.writeUtf8("Content-Length: ").writeUtf8(Long.toString(content.size())).write(CRLF);
+        }
+        out.write(CRLF);
+        out.writeAll(content);
+        return out.readByteArray();
+    }
+
+    /**
+     * Starts an exchange: takes an idle pooled connection to the URL's host and port that the server has not closed,
+     * if there is one (call it before starting the clock: nothing here is the server's time).
+     *
+     * @param url the request URL ({@link #handles} true)
+     * @return the exchange; never null
+     * @throws IOException when this transport was closed
+     */
+    Exchange exchange(HttpUrl url) throws IOException {
+        if (closed) {
+            throw new IOException("client closed");
+        }
+        String key = key(url);
+        ConcurrentLinkedDeque<Conn> q = idle.get(key);
+        Conn conn = null;
+        long now = System.nanoTime();
+        while (q != null && (conn = q.pollFirst()) != null) {
+            if (now - conn.idleSince < KEEP_ALIVE_NANOS && conn.healthy()) {
+                break;
+            }
+            conn.close();
+        }
+        return new Exchange(url, key, conn);
+    }
+
+    /** Closes every idle pooled connection; connections in use are closed when their exchange ends. */
+    void evictAll() {
+        for (ConcurrentLinkedDeque<Conn> q : idle.values()) {
+            for (Conn c; (c = q.pollFirst()) != null; ) {
+                c.close();
+            }
+        }
+    }
+
+    /** Closes every idle connection and refuses new exchanges. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        evictAll();
+    }
+
+    private void release(String key, Conn conn) {
+        if (closed) {
+            conn.close();
+            return;
+        }
+        conn.idleSince = System.nanoTime();
+        idle.computeIfAbsent(key, k -> new ConcurrentLinkedDeque<>()).offerFirst(conn);
+        if (closed) {
+            evictAll();
+        }
+    }
+
+    /** Parsed content types (OkHttp parses with a regular expression); a handful per endpoint in practice. */
+    private static final ConcurrentHashMap<String, MediaType> MEDIA_TYPES = new ConcurrentHashMap<>();
+
+    private static MediaType mediaType(String value) {
+        MediaType known = MEDIA_TYPES.get(value);
+        if (known != null || MEDIA_TYPES.size() > 256) {
+            return known != null ? known : MediaType.parse(value);
+        }
+        MediaType parsed = MediaType.parse(value);
+        if (parsed != null) {
+            MEDIA_TYPES.put(value, parsed);
+        }
+        return parsed;
+    }
+
+    private static String key(HttpUrl url) {
+        return url.host() + ':' + url.port();
+    }
+
+    /** One request and its response on one connection. */
+    final class Exchange implements StallWatchdog.Cancellable {
+        private final HttpUrl url;
+        private final String key;
+        private volatile Conn conn;
+        private volatile boolean canceled;
+
+        private Exchange(HttpUrl url, String key, Conn conn) {
+            this.url = url;
+            this.key = key;
+            this.conn = conn;
+        }
+
+        /** @return true when the exchange runs on a connection taken from the pool */
+        boolean reused() {
+            return conn != null;
+        }
+
+        /**
+         * Connects if needed, writes the request and reads the response's status line and header fields; the body is
+         * read through the returned response (closing it returns the connection to the pool when the body was read to
+         * its end, else closes it).
+         *
+         * @param request the request (for the response's {@link Response#request()})
+         * @param wire    its bytes from {@link #encode}
+         * @param timing  stamps of DNS, connect, request written and headers received
+         * @return the response; its body must be closed
+         * @throws IOException when connecting, writing or reading the head failed, or the exchange was cancelled
+         */
+        Response execute(Request request, byte[] wire, TimingListener timing) throws IOException {
+            Conn c = conn;
+            if (c == null) {
+                c = connect(timing);
+            }
+            try {
+                c.write(wire);
+                timing.requestSent = System.nanoTime();
+                return c.readResponse(request, this, timing);
+            } catch (IOException | RuntimeException e) {
+                c.close();
+                throw e;
+            }
+        }
+
+        private Conn connect(TimingListener timing) throws IOException {
+            timing.dnsStart = System.nanoTime();
+            InetAddress address = InetAddress.getByName(url.host());
+            timing.dnsEnd = System.nanoTime();
+            timing.connectStart = timing.dnsEnd;
+            SocketChannel ch = SocketChannel.open();
+            Conn c = new Conn(ch);
+            conn = c;
+            if (canceled) {
+                c.close();
+                throw new IOException("Canceled");
+            }
+            try {
+                ch.setOption(StandardSocketOptions.TCP_NODELAY, true); // see NoDelaySocketFactory
+                ch.socket().connect(new InetSocketAddress(address, url.port()), connectTimeoutMillis);
+            } catch (IOException e) {
+                c.close();
+                throw e;
+            }
+            timing.connectEnd = System.nanoTime();
+            return c;
+        }
+
+        @Override
+        public void cancel() {
+            canceled = true;
+            Conn c = conn;
+            if (c != null) {
+                c.close(); // a read or write blocked on it fails at once
+            }
+        }
+
+        @Override
+        public boolean isCanceled() {
+            return canceled;
+        }
+
+        private void done(Conn c, boolean reusable) {
+            if (reusable && !canceled) {
+                release(key, c);
+            } else {
+                c.close();
+            }
+        }
+    }
+
+    /** A TCP connection with its buffer; used by one exchange at a time. */
+    private static final class Conn {
+        final SocketChannel ch;
+        /** Unread response bytes between position and limit. */
+        final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER_BYTES).flip();
+        private ByteBuffer out;
+        long idleSince;
+        long lastFillNanos = UNSET;
+
+        Conn(SocketChannel ch) {
+            this.ch = ch;
+        }
+
+        /** @return false when the server closed the connection or sent bytes nobody asked for */
+        boolean healthy() {
+            if (!ch.isOpen() || buf.hasRemaining()) {
+                return false;
+            }
+            try {
+                ch.configureBlocking(false);
+                buf.clear();
+                int n = ch.read(buf);
+                buf.flip();
+                ch.configureBlocking(true);
+                return n == 0;
+            } catch (IOException | RuntimeException e) {
+                return false;
+            }
+        }
+
+        void write(byte[] wire) throws IOException {
+            if (out == null) {
+                out = ByteBuffer.allocateDirect(BUFFER_BYTES);
+            }
+            for (int off = 0; off < wire.length; ) {
+                int n = Math.min(out.capacity(), wire.length - off);
+                out.clear();
+                out.put(wire, off, n).flip();
+                while (out.hasRemaining()) {
+                    ch.write(out);
+                }
+                off += n;
+            }
+        }
+
+        /** Reads once more from the socket, keeping unread bytes. @return bytes read, -1 at end of stream */
+        int fill() throws IOException {
+            buf.compact();
+            int n;
+            try {
+                n = ch.read(buf);
+            } finally {
+                buf.flip();
+            }
+            lastFillNanos = System.nanoTime();
+            if (n == 0 && !ch.isBlocking()) {
+                throw new WouldBlock();
+            }
+            return n;
+        }
+
+        /** @return the next line without its line end (ISO-8859-1) @throws EOFException at end of stream */
+        String readLine() throws IOException {
+            while (true) {
+                for (int i = buf.position(); i < buf.limit(); i++) {
+                    if (buf.get(i) == '\n') {
+                        int end = i > buf.position() && buf.get(i - 1) == '\r' ? i - 1 : i;
+                        byte[] line = new byte[end - buf.position()];
+                        buf.get(line);
+                        buf.position(i + 1);
+                        return new String(line, StandardCharsets.ISO_8859_1);
+                    }
+                }
+                if (buf.position() == 0 && buf.limit() == buf.capacity()) {
+                    throw new ProtocolException("response line longer than " + BUFFER_BYTES + " bytes");
+                }
+                if (fill() < 0) {
+                    throw new EOFException("connection closed before the end of the response head");
+                }
+            }
+        }
+
+        Response readResponse(Request request, Exchange exchange, TimingListener timing) throws IOException {
+            while (true) {
+                String status = readLine();
+                // "HTTP/1.1 200 OK": version, a three-digit code, an optional reason phrase (RFC 9112 §4)
+                if (status.length() < 12 || !status.startsWith("HTTP/1.") || status.charAt(8) != ' ') {
+                    throw new ProtocolException("unexpected status line: " + ProtocolAdapter.excerpt(status));
+                }
+                int code;
+                try {
+                    code = Integer.parseInt(status.substring(9, 12));
+                } catch (NumberFormatException e) {
+                    throw new ProtocolException("unexpected status line: " + ProtocolAdapter.excerpt(status));
+                }
+                String message = status.length() > 13 ? status.substring(13) : "";
+                Headers.Builder hb = new Headers.Builder();
+                for (String line = readLine(); !line.isEmpty(); line = readLine()) {
+                    int colon = line.indexOf(':');
+                    if (colon <= 0) {
+                        throw new ProtocolException("malformed header field: " + ProtocolAdapter.excerpt(line));
+                    }
+                    hb.addUnsafeNonAscii(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
+                }
+                if (code >= 100 && code < 200 && code != 101) {
+                    continue; // interim response (100 Continue, 103 Early Hints): the final one follows
+                }
+                timing.responseHeaders = lastFillNanos;
+                Headers headers = hb.build();
+                boolean keepAlive = status.startsWith("HTTP/1.1")
+                        && !"close".equalsIgnoreCase(headers.get("Connection"));
+                BodySource body = new BodySource(this, exchange, headers, code, keepAlive);
+                String type = headers.get("Content-Type");
+                MediaType mediaType = type == null ? null : mediaType(type);
+                if (code >= 300 && code < 400 && headers.get("Location") != null) {
+                    message = (message.isEmpty() ? "" : message + " ") + "(redirect to " + headers.get("Location")
+                            + " not followed: use that URL as the endpoint's baseUrl)";
+                }
+                return new Response.Builder().request(request).protocol(okhttp3.Protocol.HTTP_1_1).code(code)
+                        .message(message).headers(headers)
+                        .body(new Body(mediaType, body.declaredLength(), Okio.buffer(body))).build();
+            }
+        }
+
+        void close() {
+            try {
+                ch.close();
+            } catch (IOException e) {
+                // closing is best effort
+            }
+        }
+    }
+
+    /** Thrown by a read in non-blocking mode that found no bytes waiting (used only while discarding). */
+    private static final class WouldBlock extends IOException {
+        WouldBlock() {
+            super("no bytes waiting", null);
+        }
+    }
+
+    /** A response body of a known media type over a framing source. */
+    private static final class Body extends ResponseBody {
+        private final MediaType type;
+        private final long length;
+        private final BufferedSource source;
+
+        Body(MediaType type, long length, BufferedSource source) {
+            this.type = type;
+            this.length = length;
+            this.source = source;
+        }
+
+        @Override
+        public MediaType contentType() {
+            return type;
+        }
+
+        @Override
+        public long contentLength() {
+            return length;
+        }
+
+        @Override
+        public BufferedSource source() {
+            return source;
+        }
+    }
+
+    /**
+     * The body's bytes, framed by {@code Content-Length}, {@code chunked} or the end of the connection (RFC 9112 §6).
+     * Each call that needs bytes does at most one socket read for data, and returns as soon as it has some.
+     */
+    private static final class BodySource implements Source {
+        private final Conn conn;
+        private final Exchange exchange;
+        private final boolean chunked;
+        private final boolean keepAlive;
+        private final long declared;
+        /** Bytes left: of the body (length framing) or of the current chunk; -1 = read until close. */
+        private long remaining;
+        private boolean firstChunk = true;
+        private boolean done;
+        private boolean released;
+        private boolean discarding;
+
+        BodySource(Conn conn, Exchange exchange, Headers headers, int code, boolean keepAlive) throws IOException {
+            this.conn = conn;
+            this.exchange = exchange;
+            String te = headers.get("Transfer-Encoding");
+            this.chunked = te != null && te.toLowerCase(Locale.ROOT).contains("chunked");
+            String cl = headers.get("Content-Length");
+            long length = -1;
+            if (code == 204 || code == 304) {
+                length = 0;
+            } else if (!chunked && cl != null) {
+                try {
+                    length = Long.parseLong(cl.trim());
+                } catch (NumberFormatException e) {
+                    throw new ProtocolException("invalid Content-Length: " + ProtocolAdapter.excerpt(cl));
+                }
+            }
+            this.declared = chunked ? -1 : length;
+            this.keepAlive = keepAlive && (chunked || length >= 0);
+            this.remaining = chunked ? 0 : length;
+            if (!chunked && length == 0) {
+                finish();
+            }
+        }
+
+        long declaredLength() {
+            return declared;
+        }
+
+        @Override
+        public long read(Buffer sink, long byteCount) throws IOException {
+            if (done) {
+                return -1;
+            }
+            if (chunked) {
+                if (remaining == 0) {
+                    if (!firstChunk) {
+                        expectLineEnd();
+                    }
+                    firstChunk = false;
+                    remaining = chunkSize();
+                    if (remaining == 0) {
+                        for (String trailer = conn.readLine(); !trailer.isEmpty(); trailer = conn.readLine()) {
+                            // trailer fields carry nothing the measurement uses
+                        }
+                        finish();
+                        return -1;
+                    }
+                }
+                long n = deliver(sink, Math.min(byteCount, remaining), true);
+                remaining -= n;
+                return n;
+            }
+            if (remaining < 0) { // until the server closes the connection
+                long n = deliver(sink, byteCount, false);
+                if (n < 0) {
+                    finish();
+                }
+                return n;
+            }
+            long n = deliver(sink, Math.min(byteCount, remaining), true);
+            remaining -= n;
+            if (remaining == 0) {
+                finish();
+            }
+            return n;
+        }
+
+        private long chunkSize() throws IOException {
+            String line = conn.readLine();
+            int end = line.indexOf(';'); // chunk extensions are ignored
+            String hex = (end >= 0 ? line.substring(0, end) : line).trim();
+            try {
+                long size = Long.parseLong(hex, 16);
+                if (size < 0) {
+                    throw new NumberFormatException();
+                }
+                return size;
+            } catch (NumberFormatException e) {
+                throw new ProtocolException("invalid chunk size line: " + ProtocolAdapter.excerpt(line));
+            }
+        }
+
+        private void expectLineEnd() throws IOException {
+            if (!conn.readLine().isEmpty()) {
+                throw new ProtocolException("chunk data longer than its declared size");
+            }
+        }
+
+        private long deliver(Buffer sink, long max, boolean endIsEarly) throws IOException {
+            ByteBuffer buf = conn.buf;
+            if (!buf.hasRemaining() && conn.fill() < 0) {
+                if (endIsEarly) {
+                    throw new EOFException("connection closed before the end of the response body");
+                }
+                return -1;
+            }
+            int n = (int) Math.min(max, buf.remaining());
+            int limit = buf.limit();
+            buf.limit(buf.position() + n);
+            sink.write(buf);
+            buf.limit(limit);
+            return n;
+        }
+
+        private void finish() {
+            done = true;
+            if (!released && !discarding) {
+                released = true;
+                exchange.done(conn, keepAlive);
+            }
+        }
+
+        /**
+         * Ends the exchange. A body not read to its end keeps its connection only if the rest has already arrived
+         * (read without waiting); otherwise the connection is closed.
+         */
+        @Override
+        public void close() {
+            if (released) {
+                return;
+            }
+            boolean reusable = false;
+            if (keepAlive && !exchange.isCanceled()) {
+                discarding = true;
+                try {
+                    conn.ch.configureBlocking(false);
+                    Buffer discard = new Buffer();
+                    while (!done && read(discard, BUFFER_BYTES) >= 0) {
+                        discard.clear();
+                    }
+                    conn.ch.configureBlocking(true);
+                    reusable = done;
+                } catch (IOException | RuntimeException e) {
+                    // the rest has not arrived (or the connection failed): not reusable
+                }
+            }
+            released = true;
+            exchange.done(conn, reusable);
+        }
+
+        @Override
+        public Timeout timeout() {
+            return Timeout.NONE;
+        }
+    }
+}
