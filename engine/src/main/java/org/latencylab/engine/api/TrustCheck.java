@@ -23,7 +23,8 @@ import java.util.Objects;
  *
  * <h2>Rule</h2>
  * The client is {@link #saturated()} when hiccup P99 &gt; {@value #HICCUP_P99_LIMIT_MS} ms, or dispatch-lag P99 &gt;
- * {@value #DISPATCH_LAG_P99_LIMIT_MS} ms, or the process used more than {@value #CPU_LOAD_LIMIT} of all cores. Then
+ * {@value #DISPATCH_LAG_P99_LIMIT_MS} ms with at least {@value #MIN_LAGGED_REQUESTS} requests over that limit (in a
+ * run of 160 requests, P99 is the second-largest value: two late dispatches alone say little), or the process used more than {@value #CPU_LOAD_LIMIT} of all cores. Then
  * the share of time with hiccups (or of requests with dispatch lag) above {@value #HICCUP_P99_LIMIT_MS} ms, say 3 %,
  * says which latency percentiles may carry the client's own delay: those above P97 are not trustworthy. The limits
  * are this project's choice: a few milliseconds is where a client's own delay starts to move a P99 that a latency
@@ -52,12 +53,15 @@ public record TrustCheck(double hiccupP50Ms, double hiccupP99Ms, double hiccupMa
     public static final double HICCUP_P99_LIMIT_MS = 5.0;
     /** Dispatch-lag P99 above which the client counts as saturated, ms. */
     public static final double DISPATCH_LAG_P99_LIMIT_MS = 5.0;
+    /** Fewest requests dispatched later than {@link #DISPATCH_LAG_P99_LIMIT_MS} that can make the client saturated. */
+    public static final long MIN_LAGGED_REQUESTS = 5;
     /** Share of all cores above which the measuring process counts as saturated. */
     public static final double CPU_LOAD_LIMIT = 0.9;
     /** The rule in words, as written to {@code run.json}. */
     public static final String RULE = String.format(Locale.ROOT,
-            "saturated when hiccup P99 > %.0f ms, or dispatch-lag P99 > %.0f ms, or process CPU > %.0f %% of all cores",
-            HICCUP_P99_LIMIT_MS, DISPATCH_LAG_P99_LIMIT_MS, CPU_LOAD_LIMIT * 100);
+            "saturated when hiccup P99 > %.0f ms, or dispatch-lag P99 > %.0f ms with at least %d requests over it, or"
+                    + " process CPU > %.0f %% of all cores",
+            HICCUP_P99_LIMIT_MS, DISPATCH_LAG_P99_LIMIT_MS, MIN_LAGGED_REQUESTS, CPU_LOAD_LIMIT * 100);
 
     public TrustCheck {
         if (hiccupP50Ms < 0 || hiccupP99Ms < 0 || hiccupMaxMs < 0 || hiccupSamples < 0) {

@@ -300,7 +300,8 @@ public final class RunEngine {
             double lagP99 = overall == null ? Double.NaN : overall.summary("dispatch_lag").filter(m -> m.count() > 0)
                     .map(m -> m.pMillis(99)).orElse(Double.NaN);
             long n = measuredCount.sum();
-            return trust.finish(log == null ? 0 : log.lines(), lagP99, n == 0 ? Double.NaN : (double) lagged.sum() / n);
+            long late = lagged.sum();
+            return trust.finish(log == null ? 0 : log.lines(), lagP99, n == 0 ? Double.NaN : (double) late / n, late);
         }
 
         @SuppressWarnings("unchecked")

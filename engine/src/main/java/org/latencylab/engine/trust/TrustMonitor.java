@@ -36,9 +36,11 @@ public final class TrustMonitor {
      * @param dispatchLagP99Ms P99 dispatch lag of the measured requests, ms, or NaN when none
      * @param dispatchLagShareOverLimit share (0..1) of measured requests whose dispatch lag exceeded
      *                         {@link TrustCheck#DISPATCH_LAG_P99_LIMIT_MS}, or NaN when none
+     * @param laggedRequests   how many measured requests that share is, >= 0
      * @return the verdict
      */
-    public TrustCheck finish(long requests, double dispatchLagP99Ms, double dispatchLagShareOverLimit) {
+    public TrustCheck finish(long requests, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
+                             long laggedRequests) {
         Histogram h = meter.stop();
         long wall = System.nanoTime() - startNanos;
         long cpuEnd = processCpuNanos();
@@ -46,7 +48,7 @@ public final class TrustMonitor {
         int cores = Runtime.getRuntime().availableProcessors();
         double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
         double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
-        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, perRequest, load);
+        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load);
     }
 
     /**
@@ -55,11 +57,12 @@ public final class TrustMonitor {
      * @param hiccups          oversleep per 1 ms interval, ns
      * @param dispatchLagP99Ms P99 dispatch lag, ms, or NaN
      * @param lagShareOverLimit share of requests with dispatch lag above the limit, 0..1, or NaN
+     * @param laggedRequests   how many requests that share is, >= 0
      * @param cpuPerRequestMs  CPU per request, ms, or NaN
      * @param cpuLoad          process CPU share of all cores, 0..1, or NaN
      * @return the verdict
      */
-    static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit,
+    static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
                             double cpuPerRequestMs, double cpuLoad) {
         long n = hiccups.getTotalCount();
         double p50 = n == 0 ? 0 : hiccups.getValueAtPercentile(50) / 1e6;
@@ -69,7 +72,8 @@ public final class TrustMonitor {
         double hiccupShare = n == 0 ? 0
                 : (double) (n - hiccups.getCountBetweenValues(0, limitNanos)) / n;
         boolean hiccupBad = p99 > TrustCheck.HICCUP_P99_LIMIT_MS;
-        boolean lagBad = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;
+        boolean lagBad = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS
+                && laggedRequests >= TrustCheck.MIN_LAGGED_REQUESTS;
         boolean cpuBad = cpuLoad > TrustCheck.CPU_LOAD_LIMIT;
         boolean saturated = hiccupBad || lagBad || cpuBad;
         double share = Math.max(hiccupShare, Double.isNaN(lagShareOverLimit) ? 0 : lagShareOverLimit);
@@ -91,8 +95,12 @@ public final class TrustMonitor {
             message = String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
                     trim(trustedUpTo), why);
         } else {
+            boolean fewLagged = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;
             message = String.format(Locale.ROOT, "client kept up: hiccup P99 = %s, max %s%s%s", ms(p99), ms(max),
-                    Double.isNaN(dispatchLagP99Ms) ? "" : ", dispatch lag P99 = " + ms(dispatchLagP99Ms),
+                    Double.isNaN(dispatchLagP99Ms) ? "" : ", dispatch lag P99 = " + ms(dispatchLagP99Ms)
+                            + (fewLagged ? String.format(Locale.ROOT, " (only %d request%s more than %s late: too few"
+                            + " to call the client saturated)", laggedRequests, laggedRequests == 1 ? "" : "s",
+                            ms(TrustCheck.DISPATCH_LAG_P99_LIMIT_MS)) : ""),
                     Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores", cpuLoad * 100));
         }
         return new TrustCheck(p50, p99, max, n, dispatchLagP99Ms, cpuPerRequestMs, cpuLoad, trustedUpTo, saturated,

@@ -23,7 +23,7 @@ class TrustMonitorTest {
     @Test
     void longHiccupsSaySaturatedAndWhichPercentilesAreNotTrustworthy() {
         // 9,000 quiet milliseconds and ten 38 ms pauses: about 4 % of the time is in a hiccup above 5 ms
-        TrustCheck t = TrustMonitor.judge(hiccups(9_000, 38_000_000, 10), 0.3, 0.0, 0.5, 0.4);
+        TrustCheck t = TrustMonitor.judge(hiccups(9_000, 38_000_000, 10), 0.3, 0.0, 0, 0.5, 0.4);
         assertThat(t.saturated()).isTrue();
         assertThat(t.hiccupP99Ms()).as("P99 of time, the filled-in wake-ups included").isBetween(20.0, 39.0);
         assertThat(t.trustedUpToPercentile()).isBetween(95.0, 97.0);
@@ -33,18 +33,29 @@ class TrustMonitorTest {
 
     @Test
     void dispatchLagOrCpuAloneAlsoSaturate() {
-        TrustCheck lag = TrustMonitor.judge(hiccups(10_000, 0, 0), 120.0, 0.2, 0.5, 0.5);
+        TrustCheck lag = TrustMonitor.judge(hiccups(10_000, 0, 0), 120.0, 0.2, 200, 0.5, 0.5);
         assertThat(lag.saturated()).isTrue();
         assertThat(lag.trustedUpToPercentile()).isEqualTo(80.0);
         assertThat(lag.message()).contains("dispatch lag P99 = 120 ms").contains("above P80");
-        TrustCheck cpu = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 2.0, 0.97);
+        TrustCheck cpu = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 2.0, 0.97);
         assertThat(cpu.saturated()).isTrue();
         assertThat(cpu.message()).contains("97 % of all CPU cores");
     }
 
     @Test
+    void twoLateDispatchesInAShortRunDoNotSaturateButAreNamed() {
+        // 160 requests, two of them dispatched 9 ms late: P99 is the second-largest lag
+        TrustCheck few = TrustMonitor.judge(hiccups(10_000, 0, 0), 9.0, 2 / 160.0, 2, 0.5, 0.3);
+        assertThat(few.saturated()).isFalse();
+        assertThat(few.message()).startsWith("client kept up").contains("dispatch lag P99 = 9.00 ms")
+                .contains("only 2 requests more than 5.00 ms late");
+        TrustCheck many = TrustMonitor.judge(hiccups(10_000, 0, 0), 9.0, 5 / 400.0, 5, 0.5, 0.3);
+        assertThat(many.saturated()).isTrue();
+    }
+
+    @Test
     void aQuietClientKeptUp() {
-        TrustCheck t = TrustMonitor.judge(hiccups(10_000, 2_000_000, 5), 0.2, 0.0, 0.3, 0.2);
+        TrustCheck t = TrustMonitor.judge(hiccups(10_000, 2_000_000, 5), 0.2, 0.0, 0, 0.3, 0.2);
         assertThat(t.saturated()).isFalse();
         assertThat(t.trustedUpToPercentile()).isEqualTo(100.0);
         assertThat(t.message()).startsWith("client kept up: hiccup P99 = 0.06 ms");
