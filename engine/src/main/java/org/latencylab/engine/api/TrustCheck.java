@@ -5,7 +5,9 @@ import java.util.Objects;
 
 /**
  * Whether the measuring process itself was fast enough for a run's numbers to describe the server, not the client.
- * Every run carries one ({@code run.json} {@code trust}).
+ * Every run carries one ({@code run.json} {@code trust}). Hiccups and CPU are measured from the moment the first
+ * step starts to the end of the run: the process's start-up, the simulator's start and the JIT warm-up before the
+ * first step are not part of it.
  *
  * <h2>Inputs</h2>
  * <ul>

@@ -145,7 +145,8 @@ public final class RunEngine {
         private final RunHandle handle;
         private final ClockOrigin origin = ClockOrigin.now();
         private final long originNanos = origin.nanoTime();
-        private final TrustMonitor trust = TrustMonitor.start();
+        /** Started when the first step is about to start: start-up and JIT warm-up are not the run's. */
+        private volatile TrustMonitor trust;
         private final LongAdder measuredCount = new LongAdder();
         private final LongAdder lagged = new LongAdder();
         private final Instant startedAt = Instant.now();
@@ -233,6 +234,7 @@ public final class RunEngine {
                 if (JitWarmUp.enabled()) {
                     JitWarmUp.run(client, endpoint.protocol()); // before the clock of any step starts
                 }
+                trust = TrustMonitor.start();
                 ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,
                         TimeUnit.MILLISECONDS);
                 List<String> labels = spec.stepLabels();
@@ -301,6 +303,9 @@ public final class RunEngine {
                     .map(m -> m.pMillis(99)).orElse(Double.NaN);
             long n = measuredCount.sum();
             long late = lagged.sum();
+            if (trust == null) { // the run failed before its first step
+                trust = TrustMonitor.start();
+            }
             return trust.finish(log == null ? 0 : log.lines(), lagP99, n == 0 ? Double.NaN : (double) late / n, late);
         }
 
