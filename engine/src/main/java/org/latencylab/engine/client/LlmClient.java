@@ -132,9 +132,10 @@ public final class LlmClient implements AutoCloseable {
      * @param options    timeouts, retries and what to keep; not null
      * @param env        looks up an environment variable by name; not null
      * @param version    the HTTP version to speak; not null
-     * @param directHttp whether plain-HTTP endpoints use {@link DirectHttp1} (else OkHttp serves every endpoint)
+     * @param directHttp whether plain-HTTP endpoints use {@link DirectHttp1} (else OkHttp serves every endpoint, as
+     *                   with {@code -Dlatencylab.http=okhttp})
      */
-    LlmClient(ClientOptions options, Function<String, String> env, HttpVersion version, boolean directHttp) {
+    public LlmClient(ClientOptions options, Function<String, String> env, HttpVersion version, boolean directHttp) {
         this.options = Objects.requireNonNull(options, "options");
         this.env = Objects.requireNonNull(env, "env");
         // calls run synchronously on the caller's (virtual) thread (Call.execute): OkHttp's Dispatcher and its
@@ -214,6 +215,19 @@ public final class LlmClient implements AutoCloseable {
     /** @param protocol a protocol @return its adapter, or null */
     ProtocolAdapter adapter(Protocol protocol) {
         return adapters.get(protocol);
+    }
+
+    /**
+     * @param endpoint an endpoint
+     * @return true when its requests go through the own plain-HTTP/1.1 path, false when through OkHttp (TLS, HTTP/2,
+     *         a proxy, gRPC, or the own path turned off)
+     */
+    public boolean measuresDirectly(Endpoint endpoint) {
+        if (direct == null || endpoint.protocol() == Protocol.KSERVE_GRPC) {
+            return false;
+        }
+        HttpUrl base = HttpUrl.parse(endpoint.baseUrl());
+        return base != null && direct.handles(base);
     }
 
     /** @return the options this client was built with */

@@ -48,6 +48,25 @@ final class JitWarmUp {
     }
 
     /**
+     * Runs the warm-up through the HTTP path the endpoint's requests will take: the client's own plain-HTTP path, or,
+     * for an endpoint served by OkHttp (TLS, HTTP/2, a proxy), a client of the same options that sends everything
+     * through OkHttp (compiled code is shared by all instances). Failures are ignored.
+     *
+     * @param client   the client the run will measure with; not null
+     * @param endpoint the endpoint the run will measure; not null
+     * @return requests that completed
+     */
+    static int forEndpoint(LlmClient client, Endpoint endpoint) {
+        if (client.measuresDirectly(endpoint) || endpoint.protocol() == Protocol.KSERVE_GRPC) {
+            return run(client, endpoint.protocol());
+        }
+        try (LlmClient library = new LlmClient(client.options(), name -> null,
+                org.latencylab.engine.client.HttpVersion.AUTO, false)) {
+            return run(library, endpoint.protocol());
+        }
+    }
+
+    /**
      * Runs the warm-up; failures are ignored (a failed warm-up only leaves the first requests slower).
      *
      * @param client   the client the run will measure with; not null

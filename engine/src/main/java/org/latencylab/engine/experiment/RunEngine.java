@@ -232,7 +232,7 @@ public final class RunEngine {
                 }
                 client = new LlmClient(spec.client());
                 if (JitWarmUp.enabled()) {
-                    JitWarmUp.run(client, endpoint.protocol()); // before the clock of any step starts
+                    JitWarmUp.forEndpoint(client, endpoint); // before the clock of any step starts
                 }
                 trust = TrustMonitor.start();
                 ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,

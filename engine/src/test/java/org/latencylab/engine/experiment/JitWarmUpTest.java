@@ -1,6 +1,7 @@
 package org.latencylab.engine.experiment;
 
 import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.client.LlmClient;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,26 @@ class JitWarmUpTest {
             // a busy 2-core machine may stop at the time limit long before all requests; an idle one finishes them
             assertThat(done).isBetween(50, JitWarmUp.REQUESTS);
             assertThat(seconds).isLessThan(JitWarmUp.LIMIT_MILLIS / 1000.0 + 3.0);
+        }
+    }
+
+    @Test
+    void anEndpointServedByOkHttpIsWarmedThroughOkHttp() {
+        try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
+            Endpoint tls = new Endpoint("tls", Protocol.OPENAI_CHAT, "https://api.example.invalid/v1", "m", null,
+                    java.util.Map.of(), true);
+            Endpoint plain = new Endpoint("plain", Protocol.OPENAI_CHAT, "http://127.0.0.1:9", "m", null,
+                    java.util.Map.of(), true);
+            assertThat(client.measuresDirectly(tls)).isFalse();
+            assertThat(client.measuresDirectly(plain)).isTrue();
+            // the TLS endpoint itself is never contacted: the warm-up talks to its own simulator
+            assertThat(JitWarmUp.forEndpoint(client, tls)).isPositive();
+            assertThat(JitWarmUp.forEndpoint(client, plain)).isPositive();
+        }
+        try (LlmClient library = new LlmClient(ClientOptions.DEFAULTS, name -> null,
+                org.latencylab.engine.client.HttpVersion.AUTO, false)) {
+            assertThat(library.measuresDirectly(new Endpoint("plain", Protocol.OPENAI_CHAT, "http://127.0.0.1:9", "m",
+                    null, java.util.Map.of(), true))).isFalse();
         }
     }
 
