@@ -316,6 +316,8 @@ final class DirectHttp1 implements AutoCloseable {
         private ByteBuffer out;
         long idleSince;
         long lastFillNanos = UNSET;
+        /** When above 0, reads wait at most this long (ms) and then fail (while a body is discarded). */
+        int waitLimitMillis;
 
         Conn(SocketChannel ch) {
             this.ch = ch;
@@ -355,6 +357,9 @@ final class DirectHttp1 implements AutoCloseable {
 
         /** Reads once more from the socket, keeping unread bytes. @return bytes read, -1 at end of stream */
         int fill() throws IOException {
+            if (waitLimitMillis > 0) {
+                return fillWithin(waitLimitMillis);
+            }
             buf.compact();
             int n;
             try {
@@ -363,8 +368,25 @@ final class DirectHttp1 implements AutoCloseable {
                 buf.flip();
             }
             lastFillNanos = System.nanoTime();
-            if (n == 0 && !ch.isBlocking()) {
-                throw new WouldBlock();
+            return n;
+        }
+
+        /**
+         * Like {@link #fill()}, but waits at most {@code millis} for bytes (through the socket adaptor, whose reads
+         * honour {@code SO_TIMEOUT}; a channel read has no timeout). @throws java.net.SocketTimeoutException then
+         */
+        private int fillWithin(int millis) throws IOException {
+            buf.compact();
+            int n;
+            try {
+                byte[] tmp = new byte[buf.remaining()];
+                ch.socket().setSoTimeout(millis);
+                n = ch.socket().getInputStream().read(tmp);
+                if (n > 0) {
+                    buf.put(tmp, 0, n);
+                }
+            } finally {
+                buf.flip();
             }
             return n;
         }
@@ -441,13 +463,6 @@ final class DirectHttp1 implements AutoCloseable {
         }
     }
 
-    /** Thrown by a read in non-blocking mode that found no bytes waiting (used only while discarding). */
-    private static final class WouldBlock extends IOException {
-        WouldBlock() {
-            super("no bytes waiting", null);
-        }
-    }
-
     /** A response body of a known media type over a framing source. */
     private static final class Body extends ResponseBody {
         private final MediaType type;
@@ -481,6 +496,8 @@ final class DirectHttp1 implements AutoCloseable {
      * Each call that needs bytes does at most one socket read for data, and returns as soon as it has some.
      */
     private static final class BodySource implements Source {
+        /** Longest wait for the rest of a body being discarded, per read, ms (OkHttp's discard limit is 100 ms). */
+        static final int DISCARD_MILLIS = 100;
         private final Conn conn;
         private final Exchange exchange;
         private final boolean chunked;
@@ -606,8 +623,10 @@ final class DirectHttp1 implements AutoCloseable {
         }
 
         /**
-         * Ends the exchange. A body not read to its end keeps its connection only if the rest has already arrived
-         * (read without waiting); otherwise the connection is closed.
+         * Ends the exchange. A body not read to its end (a parser stops at {@code data: [DONE]}, and the terminating
+         * chunk often follows a few microseconds later) is read on for at most {@value #DISCARD_MILLIS} ms per read,
+         * as OkHttp does; if it ends, the connection is kept, otherwise closed. The request's stamps were all taken
+         * before this.
          */
         @Override
         public void close() {
@@ -617,16 +636,17 @@ final class DirectHttp1 implements AutoCloseable {
             boolean reusable = false;
             if (keepAlive && !exchange.isCanceled()) {
                 discarding = true;
+                conn.waitLimitMillis = DISCARD_MILLIS;
                 try {
-                    conn.ch.configureBlocking(false);
                     Buffer discard = new Buffer();
                     while (!done && read(discard, BUFFER_BYTES) >= 0) {
                         discard.clear();
                     }
-                    conn.ch.configureBlocking(true);
                     reusable = done;
                 } catch (IOException | RuntimeException e) {
-                    // the rest has not arrived (or the connection failed): not reusable
+                    // the rest did not arrive in time (or the connection failed): not reusable
+                } finally {
+                    conn.waitLimitMillis = 0;
                 }
             }
             released = true;

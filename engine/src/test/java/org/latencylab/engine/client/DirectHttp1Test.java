@@ -194,6 +194,25 @@ class DirectHttp1Test {
     }
 
     @Test
+    void aTerminatingChunkThatComesJustAfterTheEndMarkerKeepsTheConnection() throws Exception {
+        List<Long> lastChunkAt = new CopyOnWriteArrayList<>();
+        RawServer server = new RawServer((i, request, out) -> {
+            write(out, SSE_HEAD + chunk(event("a")) + chunk(END));
+            Thread.sleep(30); // the parser has seen [DONE] and closed the body before the last chunk arrives
+            lastChunkAt.add(System.nanoTime());
+            write(out, "0\r\n\r\n");
+        });
+        LlmClient client = client(ClientOptions.DEFAULTS);
+        RequestRecord first = send(client, server, true);
+        RequestRecord second = send(client, server, true);
+        assertThat(first.outcome()).as(String.valueOf(first.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(second.outcome()).as(String.valueOf(second.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(first.endNanos()).as("the end marker ends the request, not the last chunk")
+                .isLessThan(lastChunkAt.get(0));
+        assertThat(server.connections.get()).isEqualTo(1);
+    }
+
+    @Test
     void lengthAndCloseFramedBodiesAreReadAndOnlyTheFirstKeepsItsConnection() throws Exception {
         String json = "{\"choices\":[{\"message\":{\"content\":\"hi there\"},\"finish_reason\":\"stop\"}],"
                 + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":2}}";
