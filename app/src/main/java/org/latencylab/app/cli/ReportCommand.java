@@ -34,6 +34,9 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // the runs' run.json files are checked before announcing the (slower) rendering: a wrong folder is said at once
+        org.latencylab.engine.compare.RunComparison.differences(
+                org.latencylab.engine.compare.RunComparison.load(runs), baseline - 1);
         spec.commandLine().getErr().println("latencylab: writing the report (rendering charts)…");
         Path written = HtmlReport.write(runs, baseline - 1, out);
         spec.commandLine().getOut().println("report: " + written.toAbsolutePath());

@@ -104,6 +104,12 @@ class WorkflowCommandsTest {
                 blocker.resolve("sub/x.html").toString());
         assertThat(bad.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(bad.err()).contains("cannot write report: " + blocker.toAbsolutePath() + " is a file");
+
+        // a folder that holds no run: said at once, without announcing a report first
+        CommandLineTest.Result notRun = run("report", dir.resolve("nowhere").toString(), "--out",
+                dir.resolve("n.html").toString());
+        assertThat(notRun.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(notRun.err()).contains("not a run directory").doesNotContain("writing the report");
     }
 
     @Test

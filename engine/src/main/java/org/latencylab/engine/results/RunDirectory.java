@@ -19,7 +19,7 @@ import java.util.Objects;
  * <p>A directory that already holds a run ({@value RunFiles#RUN_JSON} or {@value RequestLog#FILE_NAME} present)
  * is refused unless overwriting was asked for; then the files a run writes ({@link #isRunFile}) are deleted first
  * and anything else in the directory is left alone. A directory that cannot be created or written is refused with
- * the reason in words ({@code "permission denied: DIR"}, {@code "not a directory: DIR"},
+ * the reason in words ({@code "permission denied: DIR"}, {@code "cannot create DIR: FILE is a file, not a folder"},
  * {@code "read-only file system: DIR"}), never with an exception class name. Both refusals are
  * {@link RunDirectoryException}s, an {@link IllegalArgumentException}: bad input, exit status 2 on the command line.
  *
@@ -49,7 +49,7 @@ public final class RunDirectory {
             throw unwritable(dir, e);
         }
         if (!Files.isDirectory(dir)) {
-            throw new RunDirectoryException("not a directory: " + dir, null);
+            throw new RunDirectoryException(dir + " is a file, not a folder", null);
         }
         for (String marker : RUN_MARKERS) {
             Path existing = dir.resolve(marker);
@@ -81,7 +81,7 @@ public final class RunDirectory {
             throw unwritable(dir, e);
         }
         if (!Files.isDirectory(dir)) {
-            throw new RunDirectoryException("not a directory: " + dir, null);
+            throw new RunDirectoryException(dir + " is a file, not a folder", null);
         }
         probeWritable(dir);
         return dir;
@@ -134,6 +134,17 @@ public final class RunDirectory {
                 : e instanceof NoSuchFileException ? "no such directory"
                 : e instanceof FileSystemException fse && fse.getReason() != null ? reasonText(fse.getReason())
                 : e.getMessage() == null ? "cannot write" : e.getMessage();
+        if ("not a directory".equals(reason)) {
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                return new RunDirectoryException(dir + " is a file, not a folder", null);
+            }
+            for (Path p = dir.toAbsolutePath().getParent(); p != null; p = p.getParent()) {
+                if (Files.exists(p) && !Files.isDirectory(p)) {
+                    return new RunDirectoryException("cannot create " + dir + ": " + p + " is a file, not a folder",
+                            null);
+                }
+            }
+        }
         return new RunDirectoryException(reason + ": " + dir, null);
     }
 
