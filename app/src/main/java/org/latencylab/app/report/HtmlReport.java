@@ -309,6 +309,9 @@ public final class HtmlReport {
             if (st.has("summary") && !ranking.isObject() && !overheads.isArray()) {
                 percentiles(st.get("summary"));
             }
+            if (st.path("result").path("points").isArray() && st.path("result").has("fitMessage")) {
+                sweep(st.path("result"));
+            }
         }
         if (!records.isEmpty()) {
             lens(records);
@@ -364,6 +367,45 @@ public final class HtmlReport {
                     .t(Units.percent(slo.path("compliance").asDouble(Double.NaN))).a(" <span class=\"")
                     .a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
         }
+    }
+
+    /** A context-length sweep: TTFT per length with intervals, the power-law fits and their extrapolations. */
+    private void sweep(JsonNode result) {
+        a("<table><tr><th class=\"l\">context</th><th>ok</th><th>P50 TTFT [95 % interval]</th>"
+                + "<th>P95 TTFT [95 % interval]</th></tr>\n");
+        for (JsonNode p : result.path("points")) {
+            a("<tr><td class=\"l\">").t(p.path("contextTokens").asText() + " tokens").a("</td><td>")
+                    .t(p.path("succeeded").asText() + "/" + p.path("requests").asText()).a("</td><td>")
+                    .t(interval(p, "p50") + (p.path("p50Measured").asBoolean(true) ? "" : "*")).a("</td><td>")
+                    .t(interval(p, "p95") + (p.path("p95Measured").asBoolean(true) ? "" : "*")).a("</td></tr>\n");
+        }
+        a("</table>\n<p><b>Fit:</b> ").t(result.path("fitMessage").asText()).a("</p>\n");
+        JsonNode f = result.path("fitP95");
+        if (f.isObject()) {
+            boolean quantile = "LOG_QUANTILE".equals(f.path("estimator").asText());
+            a("<p><b>Fit of P95:</b> ").t(String.format(Locale.ROOT, "α %.3f (%s95 %% CI %.3f–%.3f), %s %.4f%s",
+                    f.path("alpha").asDouble(), quantile ? "bootstrap " : "", f.path("alphaLower").asDouble(),
+                    f.path("alphaUpper").asDouble(), quantile ? "pseudo-R¹" : "R²", f.path("rSquared").asDouble(),
+                    quantile ? "; quantile regression over every request (pseudo-R¹ = 1 − weighted absolute"
+                            + " residuals of the fit ÷ those of a constant, Koenker–Machado 1999)" : "; per-length P95"))
+                    .a("</p>\n");
+        }
+        JsonNode extrapolations = result.path("extrapolations");
+        if (extrapolations.isArray() && !extrapolations.isEmpty()) {
+            a("<p><b>Extrapolated</b> beyond the measured lengths (a model, not a measurement):</p><ul>");
+            for (JsonNode e : extrapolations) {
+                a("<li>").t(String.format(Locale.ROOT, "%d tokens: P50 TTFT %s (band %s–%s), P95 %s",
+                        e.path("contextTokens").asInt(), Units.ms(e.path("p50TtftMs").asDouble()),
+                        Units.ms(e.path("p50LowerMs").asDouble()), Units.ms(e.path("p50UpperMs").asDouble()),
+                        Units.ms(e.path("p95TtftMs").asDouble()))).a("</li>");
+            }
+            a("</ul>\n");
+        }
+    }
+
+    private static String interval(JsonNode point, String p) {
+        return Units.ms(point.path(p + "TtftMs").asDouble()) + " [" + Units.ms(point.path(p + "LowerMs").asDouble())
+                + ", " + Units.ms(point.path(p + "UpperMs").asDouble()) + "]";
     }
 
     private static String num(double v) {

@@ -113,6 +113,31 @@ class WorkflowCommandsTest {
     }
 
     @Test
+    void aSweepsReportCarriesItsPerLengthTableFitAndExtrapolation(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("s.yaml");
+        Files.writeString(scenario, """
+                name: sweep-report
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: sweep, contextTokens: [256, 512, 1024], requestsPerLength: 6, concurrency: 3,
+                     maxOutputTokens: 4, extrapolateTo: [8192]}
+                """);
+        CommandLineTest.Result r = run("run", scenario.toString(), "--out", dir.resolve("run").toString(),
+                "--no-charts");
+        assertThat(r.code()).as(r.err()).isZero();
+        String console = r.out();
+        String fitLine = console.lines().filter(l -> l.startsWith("fit: ")).findFirst().orElseThrow();
+        Path html = dir.resolve("report.html");
+        CommandLineTest.Result rep = run("report", dir.resolve("run").toString(), "--out", html.toString());
+        assertThat(rep.code()).as(rep.err()).isZero();
+        String page = Files.readString(html);
+        // the same fit sentence as the console, the three lengths, and the extrapolation marked as a model
+        assertThat(page).contains("<b>Fit:</b> " + fitLine.substring(5).replace("<", "&lt;"))
+                .contains("256 tokens").contains("512 tokens").contains("1024 tokens")
+                .contains("8192 tokens: P50 TTFT").contains("a model, not a measurement");
+    }
+
+    @Test
     void compareTellsTwoRunsOfTheSameNameApart(@TempDir Path dir) throws Exception {
         Path scenario = dir.resolve("s.yaml");
         Files.writeString(scenario, """
