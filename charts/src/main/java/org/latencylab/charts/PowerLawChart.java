@@ -32,7 +32,10 @@ public final class PowerLawChart {
     private final XYChart chart;
     private final ErrorDataSetRenderer points;
     private final ErrorDataSetRenderer fits;
+    /** The fits' parts beyond the longest measured length, dashed (k-th colour as the k-th fit). */
+    private final ErrorDataSetRenderer extrapolated;
     private final BandRenderer bands;
+    private final Quantity xQuantity;
     private final DefaultNumericAxis xAxis;
     private final DefaultNumericAxis yAxis;
 
@@ -45,7 +48,8 @@ public final class PowerLawChart {
     public PowerLawChart(String title, Quantity x, Quantity y, ChartTheme theme) {
         ChartScaffold.requireTitle(title);
         Objects.requireNonNull(theme, "theme");
-        xAxis = ChartScaffold.axis(Objects.requireNonNull(x, "x"), Side.BOTTOM);
+        xQuantity = Objects.requireNonNull(x, "x");
+        xAxis = ChartScaffold.axis(x, Side.BOTTOM);
         yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
         ChartScaffold.log(xAxis, true);
         ChartScaffold.log(yAxis, true);
@@ -62,6 +66,14 @@ public final class PowerLawChart {
         fits.setPointReduction(false);
         fits.setUseGlobalColorIndex(false);
 
+        extrapolated = new ErrorDataSetRenderer();
+        extrapolated.setErrorStyle(ErrorStyle.NONE);
+        extrapolated.setDashSize(0);
+        extrapolated.setPolyLineStyle(LineStyle.NORMAL);
+        extrapolated.setDrawMarker(false);
+        extrapolated.setPointReduction(false);
+        extrapolated.setUseGlobalColorIndex(false);
+
         points = new ErrorDataSetRenderer();
         points.setErrorStyle(ErrorStyle.NONE);
         points.setPolyLineStyle(LineStyle.NONE);
@@ -70,7 +82,7 @@ public final class PowerLawChart {
         points.setPointReduction(false);
         points.setUseGlobalColorIndex(false);
 
-        chart.getRenderers().addAll(bands, points, fits);
+        chart.getRenderers().addAll(bands, points, fits, extrapolated);
     }
 
     /** @return the ready chart */
@@ -82,7 +94,9 @@ public final class PowerLawChart {
      * Replaces measured points and fits. The x axis spans the measured points and the fitted curves (which reach
      * out to any extrapolated length) and the y axis the points and bands, each with a sixth of a decade to spare
      * rather than rounded out to whole decades; each band is listed
-     * in the legend as what it is (the 95 % confidence band of that fit).
+     * in the legend as what it is (the 95 % confidence band of that fit). A fitted curve is solid over the measured
+     * lengths and dashed beyond the longest one (an extrapolation: the model, not a measurement), with its own legend
+     * entry.
      *
      * @param measured one series per statistic (e.g. "P50 TTFT"), x and y > 0
      * @param fitted   fits in the same order as {@code measured} (may be shorter, e.g. empty before the fit)
@@ -146,6 +160,23 @@ public final class PowerLawChart {
         ChartScaffold.resize(fitSets, fitted.size(), i -> new DoubleDataSet("fit-" + i, 0));
         List<DataSet> bandSets = bands.getDatasets();
         ChartScaffold.resize(bandSets, fitted.size(), i -> new DoubleErrorDataSet("band-" + i, 0));
+        double measuredMax = 0;
+        for (Series s : measured) {
+            for (double v : s.x()) {
+                measuredMax = Math.max(measuredMax, v);
+            }
+        }
+        boolean beyond = false;
+        for (PowerLawFit f : fitted) {
+            double[] cx = f.curve().x();
+            beyond |= measuredMax > 0 && cx.length > 0 && cx[cx.length - 1] > measuredMax * 1.0001;
+        }
+        List<DataSet> extraSets = extrapolated.getDatasets();
+        ChartScaffold.resize(extraSets, beyond ? fitted.size() : 0, i -> {
+            DoubleDataSet ds = new DoubleDataSet("extrapolated-" + i, 0);
+            ds.setStyle("-fx-line-dash-array: 9 6; -fx-stroke-dash-array: 9 6;");
+            return ds;
+        });
         for (int i = 0; i < fitted.size(); i++) {
             PowerLawFit f = fitted.get(i);
             double[] x = f.curve().x();
@@ -161,13 +192,48 @@ public final class PowerLawChart {
                 errNeg[k] = Math.max(0, y[k] - lo[k]);
                 errPos[k] = Math.max(0, hi[k] - y[k]);
             }
-            ChartScaffold.write((DoubleDataSet) fitSets.get(i), f.legendText(), x, y);
+            if (beyond) {
+                double[][] parts = split(x, y, measuredMax);
+                ChartScaffold.write((DoubleDataSet) fitSets.get(i), f.legendText(), parts[0], parts[1]);
+                ChartScaffold.write((DoubleDataSet) extraSets.get(i), f.name() + " fit extrapolated beyond "
+                        + NumberLabels.value(measuredMax) + " " + xQuantity.unit() + " (a model, not measured)", parts[2], parts[3]);
+            } else {
+                ChartScaffold.write((DoubleDataSet) fitSets.get(i), f.legendText(), x, y);
+            }
             DoubleErrorDataSet band = (DoubleErrorDataSet) bandSets.get(i);
             band.lock().writeLockGuard(() -> {
                 band.setName(f.bandLegendText());
                 band.set(x, y, errNeg, errPos, x.length, true);
             });
         }
+    }
+
+    /**
+     * Splits a curve at {@code at}: points up to it, then from it on; both parts include a point at {@code at}
+     * (interpolated in log-log space, where a power law is a straight line) so the two lines meet.
+     *
+     * @return {x up to, y up to, x from, y from}
+     */
+    static double[][] split(double[] x, double[] y, double at) {
+        List<double[]> before = new java.util.ArrayList<>();
+        List<double[]> after = new java.util.ArrayList<>();
+        for (int k = 0; k < x.length; k++) {
+            if (x[k] <= at) {
+                before.add(new double[]{x[k], y[k]});
+            }
+            if (x[k] >= at) {
+                after.add(new double[]{x[k], y[k]});
+            }
+            if (k > 0 && x[k - 1] < at && x[k] > at) {
+                double t = (Math.log(at) - Math.log(x[k - 1])) / (Math.log(x[k]) - Math.log(x[k - 1]));
+                double yAt = Math.exp(Math.log(y[k - 1]) + t * (Math.log(y[k]) - Math.log(y[k - 1])));
+                before.add(new double[]{at, yAt});
+                after.add(0, new double[]{at, yAt});
+            }
+        }
+        return new double[][]{before.stream().mapToDouble(p -> p[0]).toArray(),
+                before.stream().mapToDouble(p -> p[1]).toArray(), after.stream().mapToDouble(p -> p[0]).toArray(),
+                after.stream().mapToDouble(p -> p[1]).toArray()};
     }
 
     private static void requirePositive(double[] values, String what) {

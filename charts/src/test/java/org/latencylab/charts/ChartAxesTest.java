@@ -1,6 +1,7 @@
 package org.latencylab.charts;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Path;
@@ -168,7 +169,18 @@ class ChartAxesTest {
         List<String> legend = Fx.call(() -> chart.getRenderers().stream().flatMap(r -> r.getDatasets().stream())
                 .map(DataSet::getName).toList());
         assertThat(legend).contains("fit P50: 1.53·n^0.720 (α 95 % CI 0.710–0.730), R² 0.9998",
-                "95 % confidence band of the P50 fit");
+                "95 % confidence band of the P50 fit", "P50 fit extrapolated beyond 32.8k tokens (a model, not measured)");
+        // solid up to the longest measured length, dashed from there: the two parts meet at 32,768 tokens
+        List<DataSet> fitted = Fx.call(() -> chart.getRenderers().stream().flatMap(r -> r.getDatasets().stream())
+                .filter(d -> d.getName().startsWith("fit P50") || d.getName().startsWith("P50 fit extrapolated"))
+                .toList());
+        assertThat(fitted).hasSize(2);
+        DataSet solid = fitted.get(0);
+        DataSet dashed = fitted.get(1);
+        assertThat(solid.get(DataSet.DIM_X, solid.getDataCount() - 1)).isEqualTo(32768.0);
+        assertThat(dashed.get(DataSet.DIM_X, 0)).isEqualTo(32768.0);
+        assertThat(dashed.get(DataSet.DIM_X, dashed.getDataCount() - 1)).isEqualTo(131072.0, within(1e-6));
+        assertThat(dashed.getStyle()).contains("-fx-line-dash-array");
     }
 
     @Test
