@@ -55,7 +55,7 @@ public final class ParetoChart {
         yAxis.setAutoRangePadding(0.08);
         chart = ChartScaffold.chart(title, xAxis, yAxis, theme);
 
-        ErrorDataSetRenderer scatter = new ErrorDataSetRenderer();
+        ErrorDataSetRenderer scatter = new MarkerLegendRenderer();
         scatter.setErrorStyle(ErrorStyle.NONE);
         scatter.setPolyLineStyle(LineStyle.NONE);
         scatter.setDrawMarker(true);
@@ -64,7 +64,7 @@ public final class ParetoChart {
         scatter.getDatasets().add(all);
         all.setStyle("-fx-marker-size: 4; -fx-marker-type: circle;");
 
-        ErrorDataSetRenderer frontLine = new ErrorDataSetRenderer();
+        ErrorDataSetRenderer frontLine = new MarkerLegendRenderer();
         frontLine.setErrorStyle(ErrorStyle.NONE);
         frontLine.setPolyLineStyle(LineStyle.NORMAL);
         frontLine.setDrawMarker(true);

@@ -74,7 +74,7 @@ public final class PowerLawChart {
         extrapolated.setPointReduction(false);
         extrapolated.setUseGlobalColorIndex(false);
 
-        points = new ErrorDataSetRenderer();
+        points = new MarkerLegendRenderer();
         points.setErrorStyle(ErrorStyle.NONE);
         points.setPolyLineStyle(LineStyle.NONE);
         points.setDrawMarker(true);
