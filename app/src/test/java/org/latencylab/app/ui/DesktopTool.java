@@ -30,7 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code definitions OUT.png}: the newest run opened, a PNG of its Definitions tab in Results;</li>
  *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
  *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
- *       with the live load charts, the results charts and the table all updating.</li>
+ *       with the live load charts, the results charts and the table all updating; it also prints the eight pulses
+ *       with the most FX-thread CPU before them and when the run started, the load panel first showed, the summary
+ *       table got its first rows and the first load second arrived (ms after the monitor started), to place
+ *       them.</li>
  * </ul>
  * Set {@code -Dlatencylab.config.dir} and {@code -Dlatencylab.data.dir} to temporary folders.
  */

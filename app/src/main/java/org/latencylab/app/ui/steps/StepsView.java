@@ -192,9 +192,6 @@ public final class StepsView {
             latency.update(List.of());
             rates.update(List.of());
             latency.setTierBands(List.of());
-            if (vm.chartsExpectedProperty().get()) {
-                prepareLoad();
-            }
             return;
         }
         List<Series> lat = LoadSeries.latency(list);

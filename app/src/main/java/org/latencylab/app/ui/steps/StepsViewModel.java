@@ -56,6 +56,7 @@ public final class StepsViewModel {
      * @param settings the tier table the run is judged with (its bands are drawn behind the latencies)
      */
     public void reset(StatsSettings settings) {
+        chartsExpected.set(false); // first: the views react to the cleared series below as to a run without them
         seconds.clear();
         loadStep.set("");
         shownSeconds.set(List.of());
@@ -64,7 +65,6 @@ public final class StepsViewModel {
         grid.set(null);
         gridText.set("");
         steps.clear();
-        chartsExpected.set(false);
         tiers.set(Objects.requireNonNull(settings, "settings").tierTable());
     }
 
