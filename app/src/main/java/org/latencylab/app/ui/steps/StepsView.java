@@ -43,6 +43,7 @@ public final class StepsView {
     private final TableView<StepRow> table;
     private final TimeSeriesChart latency;
     private final TimeSeriesChart rates;
+    private static final double[] NONE = new double[0];
     private final StackPane heatHolder = new StackPane();
     private final GridPane charts = new GridPane();
     /** True once the panel may show for an expected load or grid step (a pulse after the run started). */
@@ -128,13 +129,14 @@ public final class StepsView {
                 // the next pulse lays out the Results tab the run start brought to the front; the panel the one after
                 Controls.inPulse(2, () -> {
                     if (vm.chartsExpectedProperty().get()) {
-                        if (vm.secondsProperty().get().isEmpty()) {
-                            prepareLoad();
-                        }
                         ready.set(true); // the panel, empty: the results view below it is laid out anew
-                        Controls.inPulse(1, this::addLatencyChart);
-                        Controls.inPulse(3, this::addRateChart);
-                        Controls.inPulse(5, this::complete);
+                        // a chart's (empty) lines are made a pulse before it joins the scene
+                        Controls.inPulse(1, () -> prepare(latency, List.of(new Series("P50", NONE, NONE),
+                                new Series("P95", NONE, NONE), new Series("P99", NONE, NONE))));
+                        Controls.inPulse(2, this::addLatencyChart);
+                        Controls.inPulse(3, () -> prepare(rates, LoadSeries.rates(List.of())));
+                        Controls.inPulse(4, this::addRateChart);
+                        Controls.inPulse(6, this::complete);
                     }
                 });
             }
@@ -203,15 +205,15 @@ public final class StepsView {
     }
 
     /**
-     * Gives the charts of a load step that has not closed its first second yet their (empty) lines: ChartFX builds a
-     * node per data set with its CSS properties the first time a data set is added, which took tens of milliseconds
-     * of the FX thread in the pulse of the first second when done then.
+     * Gives a chart of a load step that has not closed its first second yet its (empty) lines: ChartFX builds a node
+     * per data set with its CSS properties the first time a data set is added, which took tens of milliseconds of
+     * the FX thread in the pulse of the first second when done then. Does nothing once a second is shown (its lines
+     * are drawn) or when no load chart is expected any more.
      */
-    private void prepareLoad() {
-        double[] none = new double[0];
-        latency.update(List.of(new Series("P50", none, none), new Series("P95", none, none),
-                new Series("P99", none, none)));
-        rates.update(LoadSeries.rates(List.of()));
+    private void prepare(TimeSeriesChart chart, List<Series> empty) {
+        if (vm.chartsExpectedProperty().get() && vm.secondsProperty().get().isEmpty()) {
+            chart.update(empty);
+        }
     }
 
     /**
