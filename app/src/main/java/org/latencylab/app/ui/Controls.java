@@ -167,4 +167,34 @@ public final class Controls {
         t.setShowDuration(Duration.seconds(30));
         return t;
     }
+
+    /**
+     * Runs {@code r} on the JavaFX thread in the animation phase of a later pulse, {@code pulses} pulses from now
+     * (1 = the next pulse). Spreads the first build of many nodes (their CSS and layout are done in the pulse after
+     * they join the scene) over several pulses, so that no single pulse keeps the FX thread for long.
+     *
+     * @param pulses how many pulses to wait, at least 1
+     * @param r      what to run
+     * @throws IllegalArgumentException when {@code pulses} is below 1
+     * @throws IllegalStateException    when not called on the JavaFX thread
+     */
+    public static void inPulse(int pulses, Runnable r) {
+        if (pulses < 1) {
+            throw new IllegalArgumentException("pulses must be at least 1, was " + pulses);
+        }
+        if (!javafx.application.Platform.isFxApplicationThread()) {
+            throw new IllegalStateException("Controls.inPulse must be called on the JavaFX thread");
+        }
+        new javafx.animation.AnimationTimer() {
+            private int seen;
+
+            @Override
+            public void handle(long now) {
+                if (++seen >= pulses) {
+                    stop();
+                    r.run();
+                }
+            }
+        }.start();
+    }
 }

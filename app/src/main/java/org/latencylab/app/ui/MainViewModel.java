@@ -75,7 +75,7 @@ public final class MainViewModel {
         this.settingsVm = new SettingsViewModel();
         run.setOnStarted(spec -> {
             viewed++;
-            steps.reset(spec.stats());
+            steps.reset(spec);
             serverBench.reset();
         });
         run.setOnProgress(p -> {

@@ -30,7 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code definitions OUT.png}: the newest run opened, a PNG of its Definitions tab in Results;</li>
  *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
  *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
- *       with the live load charts, the results charts and the table all updating.</li>
+ *       with the live load charts, the results charts and the table all updating; it also prints the eight pulses
+ *       with the most FX-thread CPU before them and when the run started, the load panel first showed, the summary
+ *       table got its first rows and the first load second arrived (ms after the monitor started), to place
+ *       them.</li>
  * </ul>
  * Set {@code -Dlatencylab.config.dir} and {@code -Dlatencylab.data.dir} to temporary folders.
  */
@@ -95,7 +98,7 @@ public final class DesktopTool {
             } else if (args[0].equals("bench-load")) {
                 double rate = args.length > 1 ? Double.parseDouble(args[1]) : 200;
                 String seconds = args.length > 2 ? args[2] : "20";
-                bench(vm, () -> {
+                bench(app, vm, () -> {
                     vm.endpoints().simProfileProperty().set("small-fast");
                     ExperimentViewModel e = vm.experiment();
                     e.kindProperty().set(ExperimentViewModel.Kind.LOAD);
@@ -113,7 +116,7 @@ public final class DesktopTool {
                     f.coldProperty().set(false);
                 });
             } else {
-                bench(vm, () -> {
+                bench(app, vm, () -> {
                     vm.endpoints().simProfileProperty().set("small-fast");
                     ExperimentViewModel e = vm.experiment();
                     e.kindProperty().set(ExperimentViewModel.Kind.PROBE);
@@ -211,7 +214,9 @@ public final class DesktopTool {
         System.out.println("wrote " + out);
     }
 
-    private static void bench(MainViewModel vm, Runnable setUp) throws Exception {
+    private static void bench(DesktopApp app, MainViewModel vm, Runnable setUp) throws Exception {
+        java.util.List<long[]> pulseLog = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.Map<String, Long> marks = new java.util.concurrent.ConcurrentHashMap<>();
         AtomicLong last = new AtomicLong();
         AtomicLong maxGap = new AtomicLong();
         AtomicLong pulses = new AtomicLong();
@@ -237,6 +242,7 @@ public final class DesktopTool {
                         maxGap.set(now - prev);
                         cpuOfMaxGap.set(worked);
                     }
+                    pulseLog.add(new long[]{(prev - origin) / 1_000_000, (now - prev) / 1_000_000, worked / 1000});
                     if (now - prev > 100_000_000L) {
                         gaps.add(new long[]{(prev - origin) / 1_000_000, (now - prev) / 1_000_000, worked / 1_000_000});
                     }
@@ -245,7 +251,17 @@ public final class DesktopTool {
             }
         };
         fx(setUp);
+        // when the parts of the Results tab first have something to show (to place the longest pulses in the run)
+        fx(() -> {
+            app.view().steps().root().visibleProperty().addListener((o, a, b) -> marks.putIfAbsent(
+                    "load panel shown", (System.nanoTime() - origin) / 1_000_000));
+            vm.results().rows().addListener((javafx.collections.ListChangeListener<Object>) c -> marks.putIfAbsent(
+                    "first summary rows", (System.nanoTime() - origin) / 1_000_000));
+            vm.steps().secondsProperty().addListener((o, a, b) -> marks.putIfAbsent(
+                    "first load second", (System.nanoTime() - origin) / 1_000_000));
+        });
         fx(monitor::start);
+        marks.put("run started", (System.nanoTime() - origin) / 1_000_000);
         long t0 = System.nanoTime();
         runAndWait(vm, 300);
         double seconds = (System.nanoTime() - t0) / 1e9;
@@ -256,6 +272,12 @@ public final class DesktopTool {
         System.out.printf("requests %d in %.1f s (%.0f req/s); pulses %d; longest pulse gap %.1f ms (FX-thread CPU"
                 + " in it %.1f ms); most FX-thread CPU between two pulses %.1f ms%n", requests, seconds,
                 requests / seconds, pulses.get(), maxGap.get() / 1e6, cpuOfMaxGap.get() / 1e6, maxCpu.get() / 1e6);
+        new java.util.TreeMap<>(marks).forEach((k, v) -> System.out.printf("%s at %d ms%n", k, v));
+        synchronized (pulseLog) {
+            pulseLog.stream().sorted((a, b) -> Long.compare(b[2], a[2])).limit(8).forEach(g -> System.out.printf(
+                    "FX-thread CPU %.1f ms between two pulses (gap %d ms), starting %d ms after the monitor%n",
+                    g[2] / 1e3, g[1], g[0]));
+        }
         synchronized (gaps) {
             gaps.forEach(g -> System.out.printf("gap > 100 ms: %d ms long (FX-thread CPU %d ms), starting %d ms after"
                     + " the monitor (%s)%n", g[1], g[2], g[0], java.time.Instant.ofEpochMilli(originWallMs + g[0])));

@@ -65,6 +65,8 @@ public final class ResultsView {
     private PowerLawChart sweep;
     private final java.util.List<javafx.scene.layout.ColumnConstraints> columns = new java.util.ArrayList<>();
     private Boolean sweepShown;
+    /** True while the CDF and time charts hold data (of the step shown). */
+    private boolean liveFilled;
     private ChartTheme theme = ChartTheme.LIGHT;
     private ChartActions actions = kind -> { };
 
@@ -201,8 +203,20 @@ public final class ResultsView {
     }
 
     private void redraw(RunResult.StepOutcome d) {
-        ResultCharts.fill(cdf, d);
-        ResultCharts.fill(time, d, tiers());
+        boolean data = d != null && d.perSecond() != null && d.perSecond().size() > 0;
+        if (data && !liveFilled) {
+            // the first data since the charts were emptied (the first requests of a run): the CDF and time charts
+            // then build their lines' and tier bands' nodes; drawn a pulse after the summary table's first rows,
+            // not in the same pulse, so that no pulse holds the FX thread long (the table is laid out in the next
+            // pulse, the CDF in the one after, then the time chart)
+            liveFilled = true;
+            org.latencylab.app.ui.Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
+            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fill(time, vm.stepProperty().get(),
+                    tiers()));
+        } else {
+            fillLive(d);
+            liveFilled = data;
+        }
         ResultCharts.fill(sweep, d);
         showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
         showTransports(d);
@@ -215,6 +229,11 @@ public final class ResultsView {
             // the benchmark's panel (variants, telemetry, Pareto charts) needs the room; its summary table less
             split.setDividerPositions(bench ? 0.88 : 0.58);
         }
+    }
+
+    private void fillLive(RunResult.StepOutcome d) {
+        ResultCharts.fill(cdf, d);
+        ResultCharts.fill(time, d, tiers());
     }
 
     /**
@@ -316,10 +335,14 @@ public final class ResultsView {
     }
 
     private static TableView<SummaryRow> summaryTable(ObservableList<SummaryRow> rows) {
-        TableView<SummaryRow> t = new TableView<>(rows);
+        TableView<SummaryRow> t = new TableView<>();
+        prebuildRows(t, rows);
         t.setId("summaryTable");
         t.setPlaceholder(new Label("No requests yet"));
         t.setColumnResizePolicy(TableView.CONSTRAINED_RESIZE_POLICY_FLEX_LAST_COLUMN);
+        // one row height for all (as in the Definitions table): the table need not build and measure a row to learn
+        // it when it first fills, in the middle of a run
+        t.setFixedCellSize(26);
         t.getColumns().add(col("Metric", SummaryRow::name, 165,
                 "Hover a row for the metric's definition"));
         t.getColumns().add(col("n", r -> Long.toString(r.count()), 45, "successful requests with this metric"));
@@ -331,20 +354,66 @@ public final class ResultsView {
         t.getColumns().add(col("P99.9", SummaryRow::p999, 130, iv));
         t.getColumns().add(col("max", SummaryRow::max, 80, "largest value"));
         // One tooltip per definition, shared by the rows: a Tooltip is a popup window with its own scene, and
-        // building one for every row on every live update kept the UI thread busy while a run streamed in.
+        // building one for every row on every live update kept the UI thread busy while a run streamed in. It is
+        // built when the pointer first enters a row, not when the row is filled: building them all in the pulse
+        // where the table first fills (as the first requests of a run end) was a large part of that pulse.
         Map<String, Tooltip> tips = new HashMap<>();
         t.setRowFactory(tv -> {
             TableRow<SummaryRow> row = new TableRow<>();
-            row.itemProperty().addListener((o, a, b) -> {
+            Runnable install = () -> {
+                SummaryRow b = row.getItem();
                 Tooltip want = b == null ? null : tips.computeIfAbsent(b.definition(), ResultsView::tip);
                 if (row.getTooltip() != want) {
                     row.setTooltip(want);
+                }
+            };
+            row.addEventHandler(javafx.scene.input.MouseEvent.MOUSE_ENTERED, e -> install.run());
+            row.itemProperty().addListener((o, a, b) -> {
+                if (row.getTooltip() != null || row.isHover()) {
+                    install.run();
                 }
             });
             return row;
         });
         return t;
     }
+
+    /**
+     * Builds the table's rows and cells before the first run: the table holds blank rows until the first layout
+     * pass that made some (the window's first, while the Results tab is still behind the Experiment tab), then the
+     * view model's rows. A table keeps the rows it made and reuses them as its items come and go, so the first
+     * requests of a run fill rows that exist; building, styling and laying out some hundred cells then, in the
+     * middle of the run, was the FX thread's longest piece of work during a load test.
+     */
+    private static void prebuildRows(TableView<SummaryRow> t, ObservableList<SummaryRow> rows) {
+        ObservableList<SummaryRow> blank = javafx.collections.FXCollections.observableArrayList();
+        for (int i = 0; i < PREBUILT_ROWS; i++) {
+            blank.add(new SummaryRow("", "", "", 0, "", "", "", "", "", ""));
+        }
+        t.setItems(blank);
+        int[] pulses = {0};
+        Runnable[] swap = new Runnable[1];
+        swap[0] = () -> {
+            boolean built = t.getSkin() != null && !t.lookupAll(".table-row-cell").isEmpty();
+            if (built || ++pulses[0] >= 20 || t.getItems() != blank) { // 20 pulses: never hold back real rows long
+                t.getScene().removePostLayoutPulseListener(swap[0]);
+                t.setItems(rows);
+            }
+        };
+        t.sceneProperty().addListener((o, a, scene) -> {
+            if (a != null) {
+                a.removePostLayoutPulseListener(swap[0]);
+            }
+            if (scene != null && t.getItems() == blank) {
+                scene.addPostLayoutPulseListener(swap[0]);
+            } else if (scene == null && t.getItems() == blank) {
+                t.setItems(rows);
+            }
+        });
+    }
+
+    /** Blank rows the summary table is built with (more than a window shows at once). */
+    private static final int PREBUILT_ROWS = 16;
 
     private static TableColumn<SummaryRow, String> col(String name, Function<SummaryRow, String> f, double w,
                                                        String help) {

@@ -43,7 +43,11 @@ public final class StepsView {
     private final TableView<StepRow> table;
     private final TimeSeriesChart latency;
     private final TimeSeriesChart rates;
+    private static final double[] NONE = new double[0];
     private final StackPane heatHolder = new StackPane();
+    private final GridPane charts = new GridPane();
+    /** True once the panel may show for an expected load or grid step (a pulse after the run started). */
+    private final javafx.beans.property.BooleanProperty ready = new javafx.beans.property.SimpleBooleanProperty();
     private HeatmapChart heatmap;
     private ChartTheme theme = ChartTheme.LIGHT;
 
@@ -68,7 +72,6 @@ public final class StepsView {
         trust.textProperty().bind(vm.trustTextProperty());
         trust.setTooltip(Controls.tip("Dispatch lag = actual send − intended start. When it grows, the client (not"
                 + " the server) fell behind its schedule, and latencies from the intended start include that wait"));
-        GridPane charts = new GridPane();
         charts.setHgap(4);
         for (int i = 0; i < 2; i++) {
             javafx.scene.layout.ColumnConstraints cc = new javafx.scene.layout.ColumnConstraints();
@@ -78,8 +81,7 @@ public final class StepsView {
         }
         latency.chart().setMinSize(150, 150);
         rates.chart().setMinSize(150, 150);
-        charts.add(latency.chart(), 0, 0);
-        charts.add(rates.chart(), 1, 0);
+        // both charts join in later pulses or with the first data (see complete())
         charts.setPrefHeight(260);
         VBox.setVgrow(charts, Priority.ALWAYS);
         loadText.setWrapText(true);
@@ -112,19 +114,69 @@ public final class StepsView {
         loadBox.setPrefWidth(600);
         gridBox.setPrefWidth(420);
         VBox.setVgrow(charts2, Priority.ALWAYS);
-        root.getChildren().setAll(charts2, table);
+        // The charts and the steps table join the panel one by one (complete()): a run with a load or grid step
+        // shows the panel when it starts, before its traffic, and builds it over several pulses (the
+        // CSS and first layout of a ChartFX chart, or of a table with its header, took tens of milliseconds of the
+        // FX thread each; all at once, one of its longest pieces of work during a load test).
+        root.getChildren().setAll(charts2);
         show(gridBox, false);
         show(table, false);
         vm.secondsProperty().addListener((o, a, list) -> redrawLoad(list));
         vm.gridProperty().addListener((o, a, g) -> redrawGrid(g));
-        table.itemsProperty().get().addListener((javafx.collections.ListChangeListener<StepRow>) c ->
-                show(table, !vm.steps().isEmpty()));
+        vm.chartsExpectedProperty().addListener((o, a, expected) -> {
+            ready.set(false);
+            if (expected) {
+                // the next pulse lays out the Results tab the run start brought to the front; the panel the one after
+                Controls.inPulse(2, () -> {
+                    if (vm.chartsExpectedProperty().get()) {
+                        ready.set(true); // the panel, empty: the results view below it is laid out anew
+                        // a chart's (empty) lines are made a pulse before it joins the scene
+                        Controls.inPulse(1, () -> prepare(latency, List.of(new Series("P50", NONE, NONE),
+                                new Series("P95", NONE, NONE), new Series("P99", NONE, NONE))));
+                        Controls.inPulse(2, this::addLatencyChart);
+                        Controls.inPulse(3, () -> prepare(rates, LoadSeries.rates(List.of())));
+                        Controls.inPulse(4, this::addRateChart);
+                        Controls.inPulse(6, this::complete);
+                    }
+                });
+            }
+        });
+        table.itemsProperty().get().addListener((javafx.collections.ListChangeListener<StepRow>) c -> {
+            if (!vm.steps().isEmpty()) {
+                complete();
+            }
+            show(table, !vm.steps().isEmpty());
+        });
         // the load charts are never hidden on their own: ChartFX 11.3 charts that were invisible when first drawn
-        // stopped redrawing; the whole panel shows once there is a second, a grid or a step to show
-        root.visibleProperty().bind(Bindings.createBooleanBinding(() -> !vm.secondsProperty().get().isEmpty()
-                || gridBox.isVisible() || table.isVisible(), vm.secondsProperty(), gridBox.visibleProperty(),
-                table.visibleProperty()));
+        // stopped redrawing; the whole panel shows once a run with a load or grid step has started (its first
+        // layout then happens before the traffic, with empty charts) or there is a second, a grid or a step to show
+        root.visibleProperty().bind(Bindings.createBooleanBinding(() -> ready.get()
+                || !vm.secondsProperty().get().isEmpty() || gridBox.isVisible() || table.isVisible(),
+                ready, vm.secondsProperty(), gridBox.visibleProperty(), table.visibleProperty()));
         root.managedProperty().bind(root.visibleProperty());
+    }
+
+    /** Puts the latency chart into the panel (once). */
+    private void addLatencyChart() {
+        if (latency.chart().getParent() == null) {
+            charts.add(latency.chart(), 0, 0);
+        }
+    }
+
+    /** Puts the rate chart beside the latency chart (once). */
+    private void addRateChart() {
+        if (rates.chart().getParent() == null) {
+            charts.add(rates.chart(), 1, 0);
+        }
+    }
+
+    /** Puts both charts and the (hidden while empty) steps table into the panel, each once. */
+    private void complete() {
+        addLatencyChart();
+        addRateChart();
+        if (table.getParent() == null) {
+            root.getChildren().add(table);
+        }
     }
 
     private static void show(Region r, boolean show) {
@@ -135,6 +187,9 @@ public final class StepsView {
     }
 
     private void redrawLoad(List<LoadSecond> list) {
+        if (!list.isEmpty()) {
+            complete();
+        }
         if (list.isEmpty()) {
             latency.update(List.of());
             rates.update(List.of());
@@ -147,6 +202,18 @@ public final class StepsView {
         rates.update(LoadSeries.rates(list));
         redraw(latency.chart());
         redraw(rates.chart());
+    }
+
+    /**
+     * Gives a chart of a load step that has not closed its first second yet its (empty) lines: ChartFX builds a node
+     * per data set with its CSS properties the first time a data set is added, which took tens of milliseconds of
+     * the FX thread in the pulse of the first second when done then. Does nothing once a second is shown (its lines
+     * are drawn) or when no load chart is expected any more.
+     */
+    private void prepare(TimeSeriesChart chart, List<Series> empty) {
+        if (vm.chartsExpectedProperty().get() && vm.secondsProperty().get().isEmpty()) {
+            chart.update(empty);
+        }
     }
 
     /**
@@ -163,6 +230,9 @@ public final class StepsView {
 
     private void redrawGrid(GridResult g) {
         HeatGrid cells = g == null ? null : LoadSeries.heatGrid(g);
+        if (g != null) {
+            complete();
+        }
         show(gridBox, g != null);
         if (cells == null) {
             heatHolder.getChildren().clear();

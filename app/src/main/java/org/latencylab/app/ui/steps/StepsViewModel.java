@@ -1,5 +1,7 @@
 package org.latencylab.app.ui.steps;
 
+import javafx.beans.property.ReadOnlyBooleanProperty;
+import javafx.beans.property.ReadOnlyBooleanWrapper;
 import javafx.beans.property.ReadOnlyObjectProperty;
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.beans.property.ReadOnlyStringProperty;
@@ -13,6 +15,9 @@ import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.experiment.StepProgress;
 import org.latencylab.engine.load.GridProgress;
 import org.latencylab.engine.load.GridResult;
+import org.latencylab.engine.load.GridSpec;
+import org.latencylab.engine.load.LoadSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.load.LoadProgress;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSecond;
@@ -42,6 +47,8 @@ public final class StepsViewModel {
     private final ReadOnlyStringWrapper gridText = new ReadOnlyStringWrapper("");
     private final ReadOnlyObjectWrapper<TierTable> tiers = new ReadOnlyObjectWrapper<>(TierTable.DEFAULT);
     private final ObservableList<StepRow> steps = FXCollections.observableArrayList();
+    private final ReadOnlyBooleanWrapper chartsExpected =
+            new ReadOnlyBooleanWrapper(false);
 
     /**
      * Clears everything for a new run (or a reopened one).
@@ -49,6 +56,7 @@ public final class StepsViewModel {
      * @param settings the tier table the run is judged with (its bands are drawn behind the latencies)
      */
     public void reset(StatsSettings settings) {
+        chartsExpected.set(false); // first: the views react to the cleared series below as to a run without them
         seconds.clear();
         loadStep.set("");
         shownSeconds.set(List.of());
@@ -58,6 +66,28 @@ public final class StepsViewModel {
         gridText.set("");
         steps.clear();
         tiers.set(Objects.requireNonNull(settings, "settings").tierTable());
+    }
+
+    /**
+     * Clears everything for a run that starts now, and says whether it has a load or grid step (whose live charts
+     * then show from the start, before its first second: their first layout is done before the traffic, not in the
+     * middle of it).
+     *
+     * @param spec the run that starts
+     * @throws NullPointerException when {@code spec} is null
+     */
+    public void reset(RunSpec spec) {
+        reset(spec.stats());
+        chartsExpected.set(spec.experiments().stream().anyMatch(e -> LoadSpec.TYPE.equals(e.type())
+                || GridSpec.TYPE.equals(e.type())));
+    }
+
+    /**
+     * @return true while the run started last has a load or grid step (set by {@link #reset(RunSpec)}, cleared by
+     *     {@link #reset(StatsSettings)}): its live charts are wanted before its first second arrives
+     */
+    public ReadOnlyBooleanProperty chartsExpectedProperty() {
+        return chartsExpected.getReadOnlyProperty();
     }
 
     /**

@@ -2,11 +2,21 @@ package org.latencylab.app.ui.steps;
 
 import org.junit.jupiter.api.Test;
 import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.api.ClientOptions;
+import org.latencylab.engine.run.TargetSpec;
+import org.latencylab.engine.experiment.ProbeSpec;
+import org.latencylab.engine.load.ArrivalProcess;
 import org.latencylab.engine.load.GridProgress;
+import org.latencylab.engine.load.GridSpec;
+import org.latencylab.engine.load.LoadSpec;
+import org.latencylab.engine.run.ExperimentSpec;
+import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadProgress;
 import org.latencylab.engine.load.LoadSecond;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -63,5 +73,37 @@ class StepsViewModelTest {
         assertThat(vm.gridProperty().get()).isSameAs(one);
         assertThat(vm.gridTextProperty().get()).isEqualTo("grid · 0 of 4 cells · TTFT from intended start P99 [ms] over "
                 + "concurrency [requests] × context [tokens]");
+    }
+
+    @Test
+    void aRunWithALoadOrGridStepAsksForTheLoadChartsFromItsStartAndAResetClearsThat() {
+        StepsViewModel vm = new StepsViewModel();
+        RunSpec probe = spec(new ProbeSpec(8, 2, 64, 4, true, true, 0));
+        RunSpec load = spec(new ProbeSpec(8, 2, 64, 4, true, true, 0), LoadSpec.builder().rate(20.0)
+                .arrival(ArrivalProcess.CONSTANT).duration(Duration.ofSeconds(2)).contextTokens(32).maxOutputTokens(4)
+                .build());
+        RunSpec grid = spec(new GridSpec("concurrency", List.of(1.0, 2.0), List.of(32), null, 3L, null, null, 2, true,
+                true, "ttft_from_intended", "p50", null));
+        List<Boolean> seen = new ArrayList<>();
+        vm.chartsExpectedProperty().addListener((o, a, b) -> seen.add(b));
+
+        vm.reset(probe);
+        assertThat(vm.chartsExpectedProperty().get()).isFalse();
+        vm.reset(load);
+        assertThat(vm.chartsExpectedProperty().get()).isTrue();
+        // the next run's reset first drops the expectation, then sets it again: the panel is prepared anew
+        vm.accept(new LoadProgress("load", second(0, "measure", 20, 20, 0, 30.0)));
+        vm.reset(grid);
+        assertThat(vm.chartsExpectedProperty().get()).isTrue();
+        assertThat(vm.secondsProperty().get()).isEmpty();
+        assertThat(seen).containsExactly(true, false, true);
+        // a saved run shown from the history is not a run that starts
+        vm.reset(StatsSettings.DEFAULTS);
+        assertThat(vm.chartsExpectedProperty().get()).isFalse();
+    }
+
+    private static RunSpec spec(ExperimentSpec... steps) {
+        return new RunSpec("steps", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, StatsSettings.DEFAULTS,
+                List.of(steps), null, null, 1);
     }
 }
