@@ -13,7 +13,8 @@ class MeasuringJvmTest {
     @Test
     void jdk21GetsGenerationalZgcExplicitlyAndNoJdk24OrAotFlags() {
         assertThat(MeasuringJvm.options(21, Path.of("x.aot")))
-                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP)
+                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP,
+                        MeasuringJvm.GC_THREADS)
                 .noneMatch(o -> o.startsWith("--sun-misc") || o.startsWith("-XX:AOTCache"));
     }
 
@@ -57,10 +58,9 @@ class MeasuringJvmTest {
     void theLauncherScriptAndTheInstalledAppSetTheSameHeapAsARelaunch() throws Exception {
         String script = Files.readString(Path.of("src/main/dist/latencylab"));
         String jpackage = Files.readString(Path.of("../installers/jpackage/common.txt"));
-        for (String o : List.of(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP)) {
+        for (String o : List.of(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP, MeasuringJvm.GC_THREADS)) {
             assertThat(script).contains("set -- " + o + " ");
             assertThat(jpackage).contains("--java-options " + o + "\n");
         }
-        assertThat(script).contains("MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-" + MeasuringJvm.MALLOC_ARENAS + "}");
     }
 }
