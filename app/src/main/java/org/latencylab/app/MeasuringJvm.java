@@ -35,9 +35,9 @@ final class MeasuringJvm {
      * behind the allocation rate (on a busy 2-core machine, every few seconds), and committed heap is resident, so
      * this limit, not {@link #SOFT_MAX_HEAP}, bounds the footprint: with a 2 GB limit the 10-minute 200 requests/s
      * soak (client and built-in simulator in one JVM) peaked at 715 MB RSS; with 288 MB it peaked at 467–493 MB in
-     * three runs (the rest, about 180–200 MB, is outside the heap: the AOT class cache, the JVM's code, code cache,
+     * four runs (the rest, about 180–200 MB, is outside the heap: the AOT class cache, the JVM's code, code cache,
      * GC structures, thread stacks, native allocations, and the chart renderer at the end). That soak holds about
-     * 85 MB live at its end; a run that keeps more (30 minutes or more at hundreds of requests/s: every exact sample
+     * 85–104 MB live at its end; a run that keeps more (30 minutes or more at hundreds of requests/s: every exact sample
      * is kept until its step ends) takes {@code -Xmx} from the user, which wins over this one:
      * {@code java -Xmx1g -jar latencylab.jar ...} or {@code LATENCYLAB_JAVA_OPTS=-Xmx1g latencylab ...}.
      */
