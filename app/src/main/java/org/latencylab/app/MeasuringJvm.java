@@ -30,14 +30,32 @@ final class MeasuringJvm {
     static final String OPT_OUT = "LATENCYLAB_NO_RELAUNCH";
     /** System property set in the child, so it never relaunches again. */
     static final String MARK = "latencylab.relaunched";
-    /** Maximum heap of a measuring JVM: large enough for long soaks, small enough to keep the footprint honest. */
-    static final String MAX_HEAP = "-Xmx2g";
     /**
-     * The heap ZGC tries to stay within (it may grow to {@link #MAX_HEAP} when it must): without it ZGC let the heap
-     * fill towards 2 GB between collections, and the 10-minute 200 requests/s soak (about 150 MB live) peaked at
-     * 1.9 GB RSS; with 384 MB it peaked at about 620 MB with collections every 1.5 s, each pause below a millisecond.
+     * Maximum heap of a measuring JVM. Generational ZGC commits heap up to this limit whenever its collections fall
+     * behind the allocation rate (on a busy 2-core machine, every few seconds), and committed heap is resident, so
+     * this limit, not {@link #SOFT_MAX_HEAP}, bounds the footprint: with a 2 GB limit the 10-minute 200 requests/s
+     * soak (client and built-in simulator in one JVM) peaked at 715 MB RSS; with 288 MB it peaked at 467–493 MB in
+     * four runs (the rest, about 180–200 MB, is outside the heap: the AOT class cache, the JVM's code, code cache,
+     * GC structures, thread stacks, native allocations, and the chart renderer at the end). That soak holds about
+     * 85–104 MB live at its end; a run that keeps more (30 minutes or more at hundreds of requests/s: every exact sample
+     * is kept until its step ends) takes {@code -Xmx} from the user, which wins over this one:
+     * {@code java -Xmx1g -jar latencylab.jar ...} or {@code LATENCYLAB_JAVA_OPTS=-Xmx1g latencylab ...}.
      */
-    static final String SOFT_MAX_HEAP = "-XX:SoftMaxHeapSize=384m";
+    static final String MAX_HEAP = "-Xmx288m";
+    /**
+     * The heap ZGC tries to stay within: it starts collecting early enough to stay below it, which leaves
+     * {@link #MAX_HEAP} minus this as room for the allocations made while a collection runs (at about 100 MB/s in
+     * the soak), so that no thread has to wait for memory (a ZGC "allocation stall").
+     */
+    static final String SOFT_MAX_HEAP = "-XX:SoftMaxHeapSize=192m";
+    /**
+     * Concurrent GC threads. ZGC's default on two cores is one; on a busy machine that one thread got too little CPU
+     * to finish a collection before {@link #MAX_HEAP} was used up, and request threads waited for memory: in a soak
+     * started while the machine's load average was 12, 2,694 ZGC allocation stalls of up to 1.5 s in its first
+     * minute and 254 requests timed out. Two threads take twice the share of a contended CPU; on many cores two are
+     * still ample for a heap this small (its live set is about 100 MB).
+     */
+    static final String GC_THREADS = "-XX:ConcGCThreads=2";
     /** Commands that send no measured traffic: no relaunch. */
     private static final Set<String> NOT_MEASURING = Set.of("help", "detect", "summarize", "report", "slo",
             "import");
@@ -60,6 +78,7 @@ final class MeasuringJvm {
         }
         o.add(MAX_HEAP);
         o.add(SOFT_MAX_HEAP);
+        o.add(GC_THREADS);
         o.add("-Djdk.virtualThreadScheduler.parallelism=" + carriers(Runtime.getRuntime().availableProcessors()));
         if (feature >= 24) {
             o.add("--enable-native-access=ALL-UNNAMED");
@@ -113,12 +132,7 @@ final class MeasuringJvm {
                 cmd.add(a);
             }
         }
-        for (String o : options(Runtime.version().feature(), aotCache(classPath))) {
-            String name = o.contains("=") ? o.substring(0, o.indexOf('=') + 1) : o;
-            if (cmd.stream().noneMatch(a -> a.startsWith(name))) { // the user's own setting wins
-                cmd.add(o);
-            }
-        }
+        cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath))));
         cmd.add("-D" + MARK + "=true");
         cmd.add("-cp");
         cmd.add(classPath);
@@ -138,6 +152,40 @@ final class MeasuringJvm {
                 child.destroy();
             }
         }
+    }
+
+    /**
+     * The measuring options the given JVM options do not already set: the user's own setting of an option wins over
+     * ours ({@code -Xmx1g} over {@code -Xmx2g}, {@code -XX:SoftMaxHeapSize=1g} over ours, {@code -XX:-UseZGC} over
+     * {@code -XX:+UseZGC}, {@code -Dname=x} over {@code -Dname=y}).
+     *
+     * @param given    JVM options already on the command line, in order
+     * @param defaults the measuring options
+     * @return the defaults to add, in their order
+     */
+    static List<String> missing(List<String> given, List<String> defaults) {
+        List<String> out = new ArrayList<>();
+        for (String d : defaults) {
+            String key = key(d);
+            if (given.stream().noneMatch(g -> key(g).equals(key))) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** @return what names a JVM option regardless of its value: {@code -Xmx}, {@code -XX:Name}, {@code -Dname} */
+    private static String key(String option) {
+        for (String sized : List.of("-Xmx", "-Xms", "-Xss", "-Xmn")) {
+            if (option.startsWith(sized)) {
+                return sized;
+            }
+        }
+        if (option.startsWith("-XX:+") || option.startsWith("-XX:-")) {
+            return "-XX:" + option.substring(5);
+        }
+        int eq = option.indexOf('=');
+        return eq < 0 ? option : option.substring(0, eq);
     }
 
     /** @return true when the command measures (or serves) traffic, so its JVM's pauses matter */

@@ -2,7 +2,9 @@ package org.latencylab.app;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +13,8 @@ class MeasuringJvmTest {
     @Test
     void jdk21GetsGenerationalZgcExplicitlyAndNoJdk24OrAotFlags() {
         assertThat(MeasuringJvm.options(21, Path.of("x.aot")))
-                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP)
+                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP,
+                        MeasuringJvm.GC_THREADS)
                 .noneMatch(o -> o.startsWith("--sun-misc") || o.startsWith("-XX:AOTCache"));
     }
 
@@ -37,5 +40,27 @@ class MeasuringJvmTest {
         assertThat(MeasuringJvm.carriers(1)).isEqualTo(8);
         assertThat(MeasuringJvm.carriers(2)).isEqualTo(8);
         assertThat(MeasuringJvm.carriers(16)).isEqualTo(64);
+    }
+
+    @Test
+    void theUsersOwnSettingOfAnOptionWinsOverOursWhateverItsValue() {
+        List<String> ours = MeasuringJvm.options(25, null);
+        List<String> added = MeasuringJvm.missing(List.of("-Xmx1g", "-XX:SoftMaxHeapSize=900m",
+                "-Djdk.virtualThreadScheduler.parallelism=2", "-Xlog:gc*:file=gc.log"), ours);
+        assertThat(added).noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:SoftMaxHeapSize")
+                        || o.startsWith("-Djdk.virtualThreadScheduler.parallelism"))
+                .contains("-XX:+UseZGC", "--enable-native-access=ALL-UNNAMED");
+        assertThat(MeasuringJvm.missing(List.of("-XX:-UseZGC"), List.of("-XX:+UseZGC"))).isEmpty();
+        assertThat(MeasuringJvm.missing(List.of(), ours)).isEqualTo(ours);
+    }
+
+    @Test
+    void theLauncherScriptAndTheInstalledAppSetTheSameHeapAsARelaunch() throws Exception {
+        String script = Files.readString(Path.of("src/main/dist/latencylab"));
+        String jpackage = Files.readString(Path.of("../installers/jpackage/common.txt"));
+        for (String o : List.of(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP, MeasuringJvm.GC_THREADS)) {
+            assertThat(script).contains("set -- " + o + " ");
+            assertThat(jpackage).contains("--java-options " + o + "\n");
+        }
     }
 }

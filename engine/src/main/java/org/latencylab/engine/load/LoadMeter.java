@@ -18,8 +18,10 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -52,11 +54,19 @@ final class LoadMeter implements AutoCloseable {
         long deadlineMisses;
         long goodput;
 
+        /** A bucket with a histogram for every per-request metric. */
         Bucket() {
             for (Metric m : Metric.values()) {
                 if (m.perRequest()) {
                     histograms.put(m, new Histogram(DIGITS));
                 }
+            }
+        }
+
+        /** @param metrics the per-request metrics to keep histograms of */
+        Bucket(Set<Metric> metrics) {
+            for (Metric m : metrics) {
+                histograms.put(m, new Histogram(DIGITS));
             }
         }
 
@@ -111,7 +121,13 @@ final class LoadMeter implements AutoCloseable {
     private final Map<String, HistogramLogWriter> writers = new TreeMap<>();
     private final List<PrintStream> streams = new ArrayList<>();
     private final List<String> logFiles = new ArrayList<>();
-    private Bucket current = new Bucket();
+    /**
+     * What a second's bucket keeps histograms of: what its {@link LoadSecond} and the interval logs report, and the
+     * tier metric (auto-stop). A histogram of 3 significant digits holding seconds is about 180 KB; a bucket of every
+     * metric was 1.8 MB, allocated every second and held for the auto-stop windows (about 40 MB in a soak).
+     */
+    private final Set<Metric> secondMetrics;
+    private Bucket current;
     private final Object rollLock = new Object();
     /** Guards the buckets ({@code current}, {@code all}, {@code measured}, {@code recent}, {@code seconds}). */
     private final java.util.concurrent.locks.ReentrantLock endedLock = new java.util.concurrent.locks.ReentrantLock();
@@ -135,6 +151,9 @@ final class LoadMeter implements AutoCloseable {
         this.spec = spec;
         this.tiers = tiers;
         this.tierMetric = spec.tierMetricKind();
+        this.secondMetrics = EnumSet.of(Metric.TTFT_FROM_INTENDED, Metric.TTFT, Metric.E2E_FROM_INTENDED, Metric.E2E,
+                Metric.DISPATCH_LAG, tierMetric);
+        this.current = new Bucket(secondMetrics);
         this.startEpochMs = startEpochMs;
         if (runDirectory != null) {
             Files.createDirectories(runDirectory);
@@ -250,7 +269,7 @@ final class LoadMeter implements AutoCloseable {
     }
 
     private LoadSecond rollSecond(int second, String phase, double targetRateRps, int inFlight) {
-        Bucket fresh = new Bucket();
+        Bucket fresh = new Bucket(secondMetrics);
         Bucket b = locked(() -> {
             Bucket old = current;
             current = fresh;
@@ -277,6 +296,7 @@ final class LoadMeter implements AutoCloseable {
                 LatencyPercentiles.of(b.histograms.get(Metric.TTFT)).p99Ms(),
                 LatencyPercentiles.of(b.histograms.get(Metric.E2E)).p99Ms(),
                 LatencyPercentiles.of(b.histograms.get(Metric.DISPATCH_LAG)).p99Ms(), tierP95, tier);
+        b.histograms.keySet().retainAll(Set.of(tierMetric)); // all that auto-stop reads of a past second
         return locked(() -> {
             recent.addLast(b);
             // auto-stop looks back two windows at most; keeping more would only hold histograms (~140 KB each set)
@@ -345,15 +365,13 @@ final class LoadMeter implements AutoCloseable {
         return null;
     }
 
-    private static Bucket merge(List<Bucket> buckets) {
-        Bucket m = new Bucket();
+    private Bucket merge(List<Bucket> buckets) {
+        Bucket m = new Bucket(Set.of(tierMetric));
         for (Bucket b : buckets) {
             m.ended += b.ended;
             m.succeeded += b.succeeded;
             m.failed += b.failed;
-            for (Map.Entry<Metric, Histogram> e : b.histograms.entrySet()) {
-                m.histograms.get(e.getKey()).add(e.getValue());
-            }
+            m.histograms.get(tierMetric).add(b.histograms.get(tierMetric));
         }
         return m;
     }

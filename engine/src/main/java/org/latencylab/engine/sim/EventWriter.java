@@ -4,8 +4,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Writes framed events to one response body, each in a single write followed by a flush (with the JDK server's
@@ -20,6 +22,8 @@ final class EventWriter {
     private final OutputStream out;
     private final Framing framing;
     private final boolean stamping;
+    /** The event being framed, reused for every event of the response (a few hundred bytes). */
+    private final ByteArrayOutputStream buf = new ByteArrayOutputStream(512);
 
     /**
      * @param out      the response body
@@ -39,16 +43,18 @@ final class EventWriter {
      */
     long write(WireEvent event) throws IOException {
         long now = System.nanoTime();
-        String payload;
+        buf.reset();
+        framing.open(buf, event.name());
         if (event.json() != null) {
             if (stamping) {
                 event.json().put("x_sent_ns", now);
             }
-            payload = json(event.json());
+            JSON.writeValue(buf, event.json()); // UTF-8 straight into the event's bytes: no String per event
         } else {
-            payload = event.raw();
+            buf.writeBytes(event.raw().getBytes(StandardCharsets.UTF_8));
         }
-        out.write(framing.frame(event.name(), payload));
+        framing.close(buf);
+        buf.writeTo(out); // one write
         out.flush();
         return now;
     }

@@ -1,5 +1,6 @@
 package org.latencylab.engine.sim;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -15,12 +16,16 @@ enum Framing {
     /** {@code {...}\n} (Ollama). */
     NDJSON("application/x-ndjson", "");
 
+    private static final byte[] EVENT = "event: ".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] LINE_END = {'\n'};
+    private static final byte[] EVENT_END = {'\n', '\n'};
+
     private final String contentType;
-    private final String dataPrefix;
+    private final byte[] dataPrefix;
 
     Framing(String contentType, String dataPrefix) {
         this.contentType = contentType;
-        this.dataPrefix = dataPrefix;
+        this.dataPrefix = dataPrefix.getBytes(StandardCharsets.UTF_8);
     }
 
     /** @return the HTTP {@code Content-Type} of a stream in this framing */
@@ -29,20 +34,25 @@ enum Framing {
     }
 
     /**
+     * Appends what precedes an event's payload: {@code event: name\n} when named (SSE) and the data prefix.
+     *
+     * @param buf       the event's bytes so far
      * @param eventName SSE event name or null (ignored for NDJSON)
-     * @param payload   single-line payload
-     * @return the framed bytes (UTF-8)
      */
-    byte[] frame(String eventName, String payload) {
-        StringBuilder sb = new StringBuilder(payload.length() + 32);
+    void open(ByteArrayOutputStream buf, String eventName) {
         if (this == NDJSON) {
-            sb.append(payload).append('\n');
-        } else {
-            if (eventName != null) {
-                sb.append("event: ").append(eventName).append('\n');
-            }
-            sb.append(dataPrefix).append(payload).append("\n\n");
+            return;
         }
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
+        if (eventName != null) {
+            buf.writeBytes(EVENT);
+            buf.writeBytes(eventName.getBytes(StandardCharsets.UTF_8));
+            buf.write('\n');
+        }
+        buf.writeBytes(dataPrefix);
+    }
+
+    /** @param buf the event's bytes so far, payload included: appends the line end(s) that end the event */
+    void close(ByteArrayOutputStream buf) {
+        buf.writeBytes(this == NDJSON ? LINE_END : EVENT_END);
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntToLongFunction;
 
 /**
  * Builds {@link MetricSummary}s from exact samples or from an HdrHistogram. Stateless and thread-safe.
@@ -72,30 +73,49 @@ public final class Summaries {
      * @throws IllegalArgumentException when a value is negative or an argument is out of range
      */
     public static MetricSummary ofSorted(String metric, long[] sorted, List<Double> percentiles, double confidence) {
-        if (sorted.length > 0 && sorted[0] < 0) {
-            throw new IllegalArgumentException(metric + ": values must be >= 0 ns, the smallest was " + sorted[0]);
-        }
-        int n = sorted.length;
+        return ofSorted(metric, sorted.length, i -> sorted[i], percentiles, confidence);
+    }
+
+    /**
+     * As {@link #ofSorted(String, long[], List, double)} over samples read by rank, so that a compact column (e.g.
+     * 4-byte values, see {@code LongColumn}) is summarised without a {@code long[]} copy of it.
+     *
+     * @param metric      metric name
+     * @param n           number of samples, &gt;= 0
+     * @param sortedAt    the sample of a 0-based rank in [0, n), in nanoseconds, ascending with the rank, each &gt;= 0
+     * @param percentiles percentiles in percent, each in (0, 100)
+     * @param confidence  requested confidence level of the intervals, in (0, 1)
+     * @return the summary
+     * @throws IllegalArgumentException when the smallest value is negative or an argument is out of range
+     */
+    static MetricSummary ofSorted(String metric, int n, IntToLongFunction sortedAt, List<Double> percentiles,
+                                  double confidence) {
         if (n == 0) {
             return empty(metric);
+        }
+        long min = sortedAt.applyAsLong(0);
+        if (min < 0) {
+            throw new IllegalArgumentException(metric + ": values must be >= 0 ns, the smallest was " + min);
         }
         // Welford's update: stable for large nanosecond values
         double mean = 0;
         double m2 = 0;
         for (int i = 0; i < n; i++) {
-            double d = sorted[i] - mean;
+            long v = sortedAt.applyAsLong(i);
+            double d = v - mean;
             mean += d / (i + 1);
-            m2 += d * (sorted[i] - mean);
+            m2 += d * (v - mean);
         }
         double sd = n > 1 ? Math.sqrt(m2 / (n - 1)) : Double.NaN;
         List<PercentileEstimate> ests = new ArrayList<>();
         List<String> warnings = new ArrayList<>();
         for (double p : sortedPercentiles(percentiles)) {
             OrderStatisticInterval r = OrderStatisticInterval.of(n, p, confidence);
-            ests.add(estimate(metric, n, p, confidence, r, sorted[(int) r.pointRank() - 1],
-                    sorted[(int) r.lowerRank() - 1], sorted[(int) r.upperRank() - 1], warnings));
+            ests.add(estimate(metric, n, p, confidence, r, sortedAt.applyAsLong((int) r.pointRank() - 1),
+                    sortedAt.applyAsLong((int) r.lowerRank() - 1), sortedAt.applyAsLong((int) r.upperRank() - 1),
+                    warnings));
         }
-        return new MetricSummary(metric, n, mean, sd, sorted[0], ests, sorted[n - 1], warnings);
+        return new MetricSummary(metric, n, mean, sd, min, ests, sortedAt.applyAsLong(n - 1), warnings);
     }
 
     /**

@@ -116,4 +116,53 @@ class StatsAccumulatorTest {
         merged.absorb(b);
         assertThat(merged.report()).isEqualTo(both.report());
     }
+
+    /** Request {@code i} with four events 10 ms apart carrying {@code tokens} tokens each (after the first). */
+    private static RequestRecord multiToken(int i, int tokens) {
+        RequestRecord.Builder b = rec(i, 30, Phase.MEASURED).toBuilder();
+        long first = b.firstTokenNanos;
+        b.tokens = new TokenTimeline(new long[]{first, first + 10_000_000L, first + 20_000_000L, first + 30_000_000L},
+                new int[]{1, tokens, tokens, tokens}, new long[]{RequestRecord.UNSET, RequestRecord.UNSET,
+                RequestRecord.UNSET, RequestRecord.UNSET});
+        b.endNanos = first + 30_000_000L;
+        b.outputTokens = 1 + 3 * tokens;
+        return b.build();
+    }
+
+    @Test
+    void itlPerTokenSharesItlsSamplesOnlyWhileEveryEventCarriesOneToken() {
+        StatsConfig cfg = StatsConfig.defaults();
+        StatsAccumulator oneToken = new StatsAccumulator(cfg, 0, false);
+        StatsAccumulator mixed = new StatsAccumulator(cfg, 0, false);
+        List<Long> itl = new ArrayList<>();
+        List<Long> perToken = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            RequestRecord r = i < 20 ? rec(i, 40 + i, Phase.MEASURED) : multiToken(i, 4); // 5 ms gaps, then 10 ms / 4
+            (i < 10 ? oneToken : mixed).add(r);
+            for (long g : r.tokens().itlNanos(false)) {
+                itl.add(g);
+            }
+            for (long g : r.tokens().itlNanos(true)) {
+                perToken.add(g);
+            }
+        }
+        StatsReport alone = oneToken.report();
+        assertThat(alone.summaries().get("itl_per_token").percentiles())
+                .isEqualTo(alone.summaries().get("itl").percentiles());
+        assertThat(alone.summaries().get("itl_per_token").metric()).isEqualTo("itl_per_token");
+
+        StatsReport m = mixed.report(); // one-token requests first, then 4-token events: per token 2.5 ms, not 10
+        assertThat(m.summaries().get("itl_per_token").maxNanos()).isEqualTo(5_000_000L);
+        assertThat(m.summaries().get("itl").maxNanos()).isEqualTo(10_000_000L);
+
+        StatsAccumulator merged = new StatsAccumulator(cfg, 0, false);
+        merged.absorb(oneToken);
+        merged.absorb(mixed);
+        StatsReport all = merged.report();
+        assertThat(all.summaries().get("itl"))
+                .isEqualTo(Summaries.of("itl", itl.stream().mapToLong(Long::longValue).toArray()));
+        assertThat(all.summaries().get("itl_per_token"))
+                .isEqualTo(Summaries.of("itl_per_token", perToken.stream().mapToLong(Long::longValue).toArray()));
+        assertThat(all.summaries().get("itl_per_token").minNanos()).isEqualTo(2_500_000L);
+    }
 }
