@@ -58,7 +58,8 @@ class MeasuringJvmTest {
     void theLauncherScriptAndTheInstalledAppSetTheSameHeapAsARelaunch() throws Exception {
         String script = Files.readString(Path.of("src/main/dist/latencylab"));
         String jpackage = Files.readString(Path.of("../installers/jpackage/common.txt"));
-        for (String o : List.of(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP, MeasuringJvm.GC_THREADS)) {
+        for (String o : List.of(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP, MeasuringJvm.GC_THREADS,
+                MeasuringJvm.JIT)) {
             assertThat(script).contains("set -- " + o + " ");
             assertThat(jpackage).contains("--java-options " + o + "\n");
         }

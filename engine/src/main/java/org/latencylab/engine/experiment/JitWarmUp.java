@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * compiler has compiled the request path.
  *
  * <p>Why: the JDK AOT cache shipped with the launcher removes class loading and linking from the first requests, but
- * not interpretation: a method runs interpreted until it was called about 200 times, and reaches the optimising
- * compiler only after thousands of calls. A closed loop's one warm-up request per worker is far too few; on two cores
+ * not interpretation: a method runs interpreted until it was called a few hundred times (the measuring JVM compiles
+ * with C1 only; a tiered JVM reaches the optimising compiler only after thousands of calls). A closed loop's one warm-up request per worker is far too few; on two cores
  * the first measured wave of a 1,024-way probe then spent about a millisecond of CPU per send, spreading the sends
  * over most of a second and delaying the server's reads of them. The requests here are not recorded anywhere.
  *
