@@ -34,7 +34,9 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // the runs' run.json files are checked before announcing the (slower) rendering: a wrong folder is said at once
+        // the output path and the runs' run.json files are checked before announcing the (slower) rendering: a wrong
+        // folder is said at once
+        org.latencylab.app.report.HtmlReport.checkTarget(out);
         org.latencylab.engine.compare.RunComparison.differences(
                 org.latencylab.engine.compare.RunComparison.load(runs), baseline - 1);
         spec.commandLine().getErr().println("latencylab: writing the report (rendering charts)…");

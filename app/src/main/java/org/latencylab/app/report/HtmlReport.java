@@ -109,7 +109,7 @@ public final class HtmlReport {
      * @throws IllegalArgumentException when {@code out} is a directory or a parent of it is a file (the message
      *                                  names that path)
      */
-    static void checkTarget(Path out) {
+    public static void checkTarget(Path out) {
         Path abs = out.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) {
             throw new IllegalArgumentException("cannot write report: " + out + " is a directory; give a file name,"

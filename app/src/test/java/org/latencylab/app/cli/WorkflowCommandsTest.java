@@ -110,6 +110,9 @@ class WorkflowCommandsTest {
                 dir.resolve("n.html").toString());
         assertThat(notRun.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(notRun.err()).contains("not a run directory").doesNotContain("writing the report");
+        CommandLineTest.Result toFolder = run("report", dir.resolve("run").toString(), "--out", dir.toString());
+        assertThat(toFolder.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(toFolder.err()).contains("is a directory").doesNotContain("writing the report");
     }
 
     @Test

@@ -33,11 +33,12 @@ public final class MetricLens {
     }
 
     /**
-     * @param records requests of any outcome (non-successful and non-streamed ones are skipped); not modified
+     * @param records requests of any outcome and phase (only successful, streamed requests of the measured phase are
+     *                used, as in the run's own statistics: warm-up and cool-down requests are skipped); not modified
      * @return one view per definition, in {@link MetricDefinition} order
      */
     public static Map<MetricDefinition, View> apply(List<RequestRecord> records) {
-        List<RequestRecord> ok = records.stream().filter(r -> r.succeeded() && r.stream()).toList();
+        List<RequestRecord> ok = records.stream().filter(MetricLens::used).toList();
         Map<MetricDefinition, View> out = new EnumMap<>(MetricDefinition.class);
         for (MetricDefinition d : MetricDefinition.values()) {
             out.put(d, new View(d, perRequest("ttft", ok, d::ttftNanos), perRequest("e2e", ok, d::e2eNanos),
@@ -48,13 +49,18 @@ public final class MetricLens {
 
     /**
      * @param records requests, as for {@link #apply}
-     * @return how many successful streamed requests carry a role-only (or otherwise text-less) first chunk before
+     * @return how many successful streamed measured requests carry a role-only (or otherwise text-less) first chunk before
      *         their first token, i.e. where vLLM's TTFT and LatencyLab's differ
      */
     public static long requestsWithEarlyChunk(List<RequestRecord> records) {
-        return records.stream().filter(r -> r.succeeded() && r.stream()
+        return records.stream().filter(r -> used(r)
                 && r.firstChunkNanos() != RequestRecord.UNSET && r.firstTokenNanos() != RequestRecord.UNSET
                 && r.firstChunkNanos() < r.firstTokenNanos()).count();
+    }
+
+    /** @return whether the lens uses the request: successful, streamed, in the measured phase */
+    private static boolean used(RequestRecord r) {
+        return r.succeeded() && r.stream() && r.measured();
     }
 
     private static MetricSummary perRequest(String name, List<RequestRecord> ok,

@@ -59,4 +59,26 @@ class MetricLensTest {
         assertThat(views.get(MetricDefinition.GUIDELLM).itl().count()).isEqualTo(12); // one mean per request
         assertThat(MetricLens.requestsWithEarlyChunk(records)).isGreaterThanOrEqualTo(longGaps);
     }
+
+    @Test
+    void warmUpRequestsOfALoadStepStayOutOfTheLensAsOutOfTheRunsStatistics(@TempDir Path dir) throws Exception {
+        RunResult r = Scenarios.run("""
+                format: 1
+                name: lens-load
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: load, rate: 20, duration: 3s, warmup: 1s, contextTokens: 64, maxOutputTokens: 4}
+                """, dir.resolve("run"), Duration.ofSeconds(60));
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        List<RequestRecord> records = RequestLog.read(dir.resolve("run/requests.jsonl"));
+        long warmUp = records.stream().filter(x -> !x.measured()).count();
+        assertThat(warmUp).as("the load step records its warm-up requests with their phase").isPositive();
+        Map<MetricDefinition, MetricLens.View> views = MetricLens.apply(records);
+        // LatencyLab's row of the lens is the run's own summary: same requests, same P50
+        assertThat(views.get(MetricDefinition.LATENCYLAB).ttft().count())
+                .isEqualTo(r.overall().summary("ttft").orElseThrow().count())
+                .isEqualTo(records.stream().filter(x -> x.measured() && x.succeeded()).count());
+        assertThat(views.get(MetricDefinition.LATENCYLAB).ttft().pMillis(50))
+                .isEqualTo(r.overall().summary("ttft").orElseThrow().pMillis(50));
+    }
 }
