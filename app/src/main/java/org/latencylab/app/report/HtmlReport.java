@@ -233,6 +233,12 @@ public final class HtmlReport {
                 {"TPOT", "(E2E − TTFT) / (output tokens − 1)"},
                 {"ITL", "each gap between consecutive token-bearing events"},
                 {"TTFB", "send → response headers"},
+                {"time_to_first_content", "time to first answer: send → the first answer (non-reasoning) text"},
+                {"itl_per_token", "each ITL divided by the tokens its event carried"},
+                {"ttft_from_intended, e2e_from_intended", "TTFT and E2E counted from the request's intended start in"
+                        + " the schedule instead of its actual send, so a client that fell behind (coordinated"
+                        + " omission) cannot hide its delay"},
+                {"dispatch_lag", "actual send − intended start: how far the client fell behind its own schedule"},
                 {"tier", "judged on P95 of the tier metric: Tier-0 ≤ 80 ms, Tier-1 ≤ 300 ms, Tier-2 ≤ 1.2 s,"
                         + " Tier-3 ≤ 4.5 s, Tier-4 above (default table)"},
                 {"SLO", "at least P % of requests have METRIC ≤ X ms; failed requests count as misses"},

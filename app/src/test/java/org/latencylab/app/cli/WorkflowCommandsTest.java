@@ -80,6 +80,9 @@ class WorkflowCommandsTest {
         String page = Files.readString(html);
         assertThat(page).startsWith("<!DOCTYPE html>").contains("LatencyLab comparison — 2 runs")
                 .contains("<h2>Definitions</h2>").contains("<h2>Comparison</h2>").contains("report-me")
+                // every metric the percentile tables list has its definition on the page
+                .contains("<b>time_to_first_content</b>").contains("<b>itl_per_token</b>")
+                .contains("<b>ttft_from_intended, e2e_from_intended</b>").contains("<b>dispatch_lag</b>")
                 .contains("was imported from <b>guidellm</b>").contains("Metric-definition lens")
                 .contains("data-images-ok");
         // self-contained: no external resource is referenced
