@@ -58,21 +58,8 @@ public final class PowerLawChart {
         bands = new BandRenderer();
         bands.setUseGlobalColorIndex(false);
 
-        fits = new ErrorDataSetRenderer();
-        fits.setErrorStyle(ErrorStyle.NONE);
-        fits.setDashSize(0);
-        fits.setPolyLineStyle(LineStyle.NORMAL);
-        fits.setDrawMarker(false);
-        fits.setPointReduction(false);
-        fits.setUseGlobalColorIndex(false);
-
-        extrapolated = new ErrorDataSetRenderer();
-        extrapolated.setErrorStyle(ErrorStyle.NONE);
-        extrapolated.setDashSize(0);
-        extrapolated.setPolyLineStyle(LineStyle.NORMAL);
-        extrapolated.setDrawMarker(false);
-        extrapolated.setPointReduction(false);
-        extrapolated.setUseGlobalColorIndex(false);
+        fits = lineRenderer();
+        extrapolated = lineRenderer();
 
         points = new MarkerLegendRenderer();
         points.setErrorStyle(ErrorStyle.NONE);
@@ -83,6 +70,18 @@ public final class PowerLawChart {
         points.setUseGlobalColorIndex(false);
 
         chart.getRenderers().addAll(bands, points, fits, extrapolated);
+    }
+
+    /** A renderer of plain lines without markers, k-th data set in the k-th colour (fits and their extrapolations). */
+    private static ErrorDataSetRenderer lineRenderer() {
+        ErrorDataSetRenderer r = new ErrorDataSetRenderer();
+        r.setErrorStyle(ErrorStyle.NONE);
+        r.setDashSize(0);
+        r.setPolyLineStyle(LineStyle.NORMAL);
+        r.setDrawMarker(false);
+        r.setPointReduction(false);
+        r.setUseGlobalColorIndex(false);
+        return r;
     }
 
     /** @return the ready chart */
