@@ -132,7 +132,7 @@ public final class HtmlReport {
         a("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>").t(title).a("</title>\n<style>")
                 .a("body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:1200px;padding:0 1.5em;")
                 .a("color:#1d2430;line-height:1.4}h1{font-size:1.6em}h2{border-bottom:1px solid #ccd;padding-bottom:.2em;")
-                .a("margin-top:1.8em}table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}")
+                .a("margin-top:1.8em}table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em;display:block;max-width:100%;overflow-x:auto}")
                 .a("th,td{border:1px solid #d5d9e0;padding:.25em .55em;text-align:right;vertical-align:top;white-space:nowrap}")
                 .a("th{background:#eef1f6}td.l,th.l{text-align:left;white-space:normal}.pass{color:#17692b;font-weight:600}")
                 .a(".fail{color:#a11;font-weight:600}.muted{color:#667}img{max-width:100%;border:1px solid #dde;margin:.4em 0}")
