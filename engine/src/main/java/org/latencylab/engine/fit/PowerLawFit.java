@@ -219,9 +219,9 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
 
     /**
      * A bootstrap percentile interval of α: the fit repeated on {@code resamples} data sets, each drawn with
-     * replacement from the requests of every context length separately (as many as were measured there), and the
-     * 2.5 % and 97.5 % quantiles of the refitted α (Efron &amp; Tibshirani, <i>An Introduction to the Bootstrap</i>,
-     * 1993, ch. 9.5 and 13). Immutable.
+     * replacement from the requests of every context length separately (as many as were measured there), and
+     * quantiles of the refitted α (Efron &amp; Tibshirani, <i>An Introduction to the Bootstrap</i>, 1993, ch. 9.5 and
+     * 13), expanded beyond 2.5 % and 97.5 % for small samples as {@link PowerLawBootstrap} describes. Immutable.
      *
      * @param alphaLower lower end of the 95 % interval of α
      * @param alphaUpper upper end

@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * Serves every simulator route and runs the latency model for generation requests.
  *
  * <h2>Timeline of one generation request</h2>
- * All deadlines are absolute {@link System#nanoTime()} values computed from the moment the request body has been
- * read ({@code arrive}); the serving thread parks until each deadline, so lateness in one step is not carried into
+ * All deadlines are absolute {@link System#nanoTime()} values computed from the moment the request's handler
+ * starts, its request line and header fields read ({@code arrive}: reading the body, parsing it and tokenising the
+ * prompt come after and are absorbed by the prefill time); the serving thread parks until each deadline, so lateness in one step is not carried into
  * the next and the model holds under high concurrency.
  * <ol>
  *   <li>Slow-headers fault: park until {@code arrive + delay}.</li>
@@ -83,9 +84,10 @@ final class SimHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange ex) {
+        long arrive = System.nanoTime(); // request line and header fields read; the body not yet
         boolean abrupt = false;
         try {
-            route(ex);
+            route(ex, arrive);
         } catch (AbruptClose e) {
             abrupt = true;
             throw e;
@@ -98,7 +100,7 @@ final class SimHandler implements HttpHandler {
         }
     }
 
-    private void route(HttpExchange ex) throws IOException {
+    private void route(HttpExchange ex, long arrive) throws IOException {
         String path = ex.getRequestURI().getPath();
         String method = ex.getRequestMethod();
         Dialect dialect = dialects.get(path);
@@ -108,7 +110,7 @@ final class SimHandler implements HttpHandler {
                         "use POST for " + path, null), Map.of("Allow", "POST"));
                 return;
             }
-            generate(ex, dialect);
+            generate(ex, dialect, arrive);
             return;
         }
         boolean get = "GET".equals(method);
@@ -190,9 +192,8 @@ final class SimHandler implements HttpHandler {
 
     // ---------------------------------------------------------------- generation
 
-    private void generate(HttpExchange ex, Dialect dialect) throws IOException {
+    private void generate(HttpExchange ex, Dialect dialect, long arrive) throws IOException {
         byte[] body = ex.getRequestBody().readAllBytes();
-        long arrive = System.nanoTime();
         SplittableRandom rnd;
         synchronized (master) {
             rnd = master.split();
@@ -257,7 +258,8 @@ final class SimHandler implements HttpHandler {
         }
         boolean fits = false;
         try {
-            // without a wait, the model's clock runs from the body read (parsing and tokenising are absorbed)
+            // without a wait, the model's clock runs from the handler's start (body read, parsing and tokenising are
+            // absorbed)
             t.admittedNanos = waited ? System.nanoTime() : arrive;
             metrics.queued(t.admittedNanos - arrive);
             fits = gpu.admit(ids.length);
@@ -352,7 +354,7 @@ final class SimHandler implements HttpHandler {
         int max = t.request.maxTokens();
         double sigma = profile.jitter().sigma();
         SimProfile.Stall stall = profile.faults().stall();
-        long deadline = t.admittedNanos + jitter(profile.prefillNanos(ids.length - t.cachedTokens), sigma, rnd);
+        long deadline = t.admittedNanos + prefillDelayNanos(profile, ids.length - t.cachedTokens, rnd);
         WordSource words = new WordSource(rnd);
         long previous = 0;
         for (int i = 0; i < max; i++) {
@@ -442,6 +444,21 @@ final class SimHandler implements HttpHandler {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
+    }
+
+    /**
+     * The simulated prefill of one request: the profile's median prefill time for its uncached prompt tokens times a
+     * lognormal jitter factor {@code exp(σ·Z)}, Z standard normal from the request's own random stream (split from
+     * the simulator's seeded one). The first token is written this long after admission.
+     *
+     * @param profile        the profile (prefill law, chunk overhead, jitter σ)
+     * @param uncachedTokens prompt tokens to compute, >= 0
+     * @param rnd            the request's random stream; one Gaussian is drawn when σ &gt; 0 and the time is &gt; 0
+     * @return prefill time, ns
+     * @throws IllegalArgumentException when {@code uncachedTokens < 0}
+     */
+    static long prefillDelayNanos(SimProfile profile, int uncachedTokens, SplittableRandom rnd) {
+        return jitter(profile.prefillNanos(uncachedTokens), profile.jitter().sigma(), rnd);
     }
 
     private static long jitter(long nanos, double sigma, SplittableRandom rnd) {
