@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -119,7 +120,10 @@ public final class SimServer implements AutoCloseable {
         // load the tokenizer and word list now, so that the first request does not pay for it
         TokenCounter.cl100k().count("warm up");
         WordSource.wordPieces();
-        ExecutorService executor = handlerThreads();
+        // virtual threads: tried pooled platform threads instead (so that one request's JSON parsing and tokenising
+        // could not hold back another's handler); a freshly started simulator then answered 300 requests/s with a
+        // TTFT P99 of 1.1 s in its first second (thread creation while its code was still cold), against 48 ms here
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         AdmissionQueue admission = new AdmissionQueue(profile.maxRunningSeqs());
         GpuModel gpu = new GpuModel(profile);
         SimMetrics metrics = new SimMetrics(profile.model(), admission, gpu, profile.engine().metrics());
@@ -129,27 +133,6 @@ public final class SimServer implements AutoCloseable {
         server.start();
         return new SimServer(profile, options, server, executor, admission, gpu, handler);
     }
-
-    /**
-     * The threads that run request handlers: pooled platform threads (idle ones end after 30 s), not virtual ones.
-     *
-     * <p>Why: the model's clock of a request starts when its handler starts ({@code SimHandler}), and a handler then
-     * parses the JSON body and tokenises the prompt, which for a 32k-token prompt is several milliseconds of CPU. On
-     * virtual threads such work holds a carrier until it is done, so the handlers of the other requests of a burst
-     * started late: measured on a 2-core machine, 20 simultaneous 32k-token requests reached their handler (and so the
-     * model's clock) 20–80 ms after they were sent, skewing every TTFT the simulator served by a load-dependent amount.
-     * The kernel time-slices platform threads, so each handler starts within a scheduling quantum of its request's
-     * arrival, and token events are written when the thread's timed park ends (kernel wake-up) rather than when a
-     * carrier frees up. Reuse keeps thread creation off the request path at high request rates.
-     */
-    private static ExecutorService handlerThreads() {
-        return new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-                new java.util.concurrent.SynchronousQueue<>(),
-                Thread.ofPlatform().daemon().name("latencylab-sim-", 0).stackSize(HANDLER_STACK_BYTES).factory());
-    }
-
-    /** Stack reserved per handler thread, bytes (committed only as used). */
-    private static final long HANDLER_STACK_BYTES = 512 * 1024;
 
     /** @return the bound TCP port (the ephemeral one when the options asked for 0) */
     public int port() {
