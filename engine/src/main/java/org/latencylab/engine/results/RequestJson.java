@@ -1,9 +1,10 @@
 package org.latencylab.engine.results;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.Phase;
@@ -12,6 +13,8 @@ import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.TokenSource;
 import org.latencylab.engine.api.TokenTimeline;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -40,92 +43,118 @@ public final class RequestJson {
     }
 
     /**
+     * Writes the record as one JSON object (no line end) with a streaming generator: no tree and no intermediate
+     * string, since this runs once per finished request while requests are being timed.
+     *
+     * @param g           the generator; the object is written at its current position
      * @param r           the record
      * @param originNanos {@link System#nanoTime()} of the run start; timestamps are written relative to it
-     * @return the JSON object (not yet serialised)
+     * @throws IOException when the generator's target fails
      */
-    public static ObjectNode toJson(RequestRecord r, long originNanos) {
-        ObjectNode o = MAPPER.createObjectNode();
-        o.put("id", r.id());
-        o.put("label", r.label());
+    public static void write(JsonGenerator g, RequestRecord r, long originNanos) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("id", r.id());
+        g.writeStringField("label", r.label());
         if (!r.step().isEmpty()) {
-            o.put("step", r.step());
+            g.writeStringField("step", r.step());
         }
-        o.put("phase", r.phase().id());
-        o.put("protocol", r.protocol().id());
+        g.writeStringField("phase", r.phase().id());
+        g.writeStringField("protocol", r.protocol().id());
         if (r.contextTokens() >= 0) {
-            o.put("context_tokens", r.contextTokens());
+            g.writeNumberField("context_tokens", r.contextTokens());
         }
-        o.put("stream", r.stream());
-        o.put("outcome", r.outcome().id());
+        g.writeBooleanField("stream", r.stream());
+        g.writeStringField("outcome", r.outcome().id());
         if (r.errorKind() != null) {
-            o.put("error_kind", r.errorKind().id());
+            g.writeStringField("error_kind", r.errorKind().id());
         }
         if (r.errorMessage() != null) {
-            o.put("error_message", r.errorMessage());
+            g.writeStringField("error_message", r.errorMessage());
         }
-        o.put("http_status", r.httpStatus());
-        o.put("attempts", r.attempts());
-        o.put("rate_limited_attempts", r.rateLimitedAttempts());
+        g.writeNumberField("http_status", r.httpStatus());
+        g.writeNumberField("attempts", r.attempts());
+        g.writeNumberField("rate_limited_attempts", r.rateLimitedAttempts());
         if (r.inputTokens() >= 0) {
-            o.put("input_tokens", r.inputTokens());
+            g.writeNumberField("input_tokens", r.inputTokens());
         }
-        o.put("output_tokens", r.outputTokens());
-        o.put("output_token_source", r.outputTokenSource().id());
-        o.put("output_chars", r.outputText().length());
-        o.put("reasoning_chars", r.reasoningText().length());
-        ms(o, "ttfb_ms", r.ttfbNanos());
-        ms(o, "first_byte_ms", r.timeToFirstByteOfBodyNanos());
-        ms(o, "ttft_ms", r.ttftNanos());
-        ms(o, "first_content_ms", r.timeToFirstContentNanos());
-        ms(o, "e2e_ms", r.e2eNanos());
-        ms(o, "tpot_ms", r.tpotNanos());
-        ms(o, "dispatch_lag_ms", r.dispatchLagNanos());
-        ms(o, "ttft_from_intended_ms", r.ttftFromIntendedNanos());
-        ms(o, "e2e_from_intended_ms", r.e2eFromIntendedNanos());
-        ms(o, "connect_ms", r.connectStartNanos() == RequestRecord.UNSET || r.connectEndNanos() == RequestRecord.UNSET
+        g.writeNumberField("output_tokens", r.outputTokens());
+        g.writeStringField("output_token_source", r.outputTokenSource().id());
+        g.writeNumberField("output_chars", r.outputText().length());
+        g.writeNumberField("reasoning_chars", r.reasoningText().length());
+        ms(g, "ttfb_ms", r.ttfbNanos());
+        ms(g, "first_byte_ms", r.timeToFirstByteOfBodyNanos());
+        ms(g, "ttft_ms", r.ttftNanos());
+        ms(g, "first_content_ms", r.timeToFirstContentNanos());
+        ms(g, "e2e_ms", r.e2eNanos());
+        ms(g, "tpot_ms", r.tpotNanos());
+        ms(g, "dispatch_lag_ms", r.dispatchLagNanos());
+        ms(g, "ttft_from_intended_ms", r.ttftFromIntendedNanos());
+        ms(g, "e2e_from_intended_ms", r.e2eFromIntendedNanos());
+        ms(g, "connect_ms", r.connectStartNanos() == RequestRecord.UNSET || r.connectEndNanos() == RequestRecord.UNSET
                 ? -1 : r.connectNanos());
         if (!r.streamHonoured()) {
-            o.put("stream_honoured", false);
+            g.writeBooleanField("stream_honoured", false);
         }
         if (!r.serverTimingsMs().isEmpty()) {
-            ObjectNode st = o.putObject("server_timings_ms");
-            r.serverTimingsMs().forEach(st::put);
+            g.writeObjectFieldStart("server_timings_ms");
+            for (Map.Entry<String, Double> e : r.serverTimingsMs().entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
         }
-        ObjectNode t = o.putObject("t");
-        rel(t, "intended", r.intendedStartNanos(), originNanos);
-        rel(t, "send", r.sendNanos(), originNanos);
-        rel(t, "dns_start", r.dnsStartNanos(), originNanos);
-        rel(t, "dns_end", r.dnsEndNanos(), originNanos);
-        rel(t, "connect_start", r.connectStartNanos(), originNanos);
-        rel(t, "connect_end", r.connectEndNanos(), originNanos);
-        rel(t, "tls_start", r.tlsStartNanos(), originNanos);
-        rel(t, "tls_end", r.tlsEndNanos(), originNanos);
-        rel(t, "request_sent", r.requestSentNanos(), originNanos);
-        rel(t, "headers", r.responseHeadersNanos(), originNanos);
-        rel(t, "first_byte", r.firstByteNanos(), originNanos);
-        rel(t, "first_chunk", r.firstChunkNanos(), originNanos);
-        rel(t, "first_token", r.firstTokenNanos(), originNanos);
-        rel(t, "first_content", r.firstContentNanos(), originNanos);
-        rel(t, "end", r.endNanos(), originNanos);
+        g.writeObjectFieldStart("t");
+        rel(g, "intended", r.intendedStartNanos(), originNanos);
+        rel(g, "send", r.sendNanos(), originNanos);
+        rel(g, "dns_start", r.dnsStartNanos(), originNanos);
+        rel(g, "dns_end", r.dnsEndNanos(), originNanos);
+        rel(g, "connect_start", r.connectStartNanos(), originNanos);
+        rel(g, "connect_end", r.connectEndNanos(), originNanos);
+        rel(g, "tls_start", r.tlsStartNanos(), originNanos);
+        rel(g, "tls_end", r.tlsEndNanos(), originNanos);
+        rel(g, "request_sent", r.requestSentNanos(), originNanos);
+        rel(g, "headers", r.responseHeadersNanos(), originNanos);
+        rel(g, "first_byte", r.firstByteNanos(), originNanos);
+        rel(g, "first_chunk", r.firstChunkNanos(), originNanos);
+        rel(g, "first_token", r.firstTokenNanos(), originNanos);
+        rel(g, "first_content", r.firstContentNanos(), originNanos);
+        rel(g, "end", r.endNanos(), originNanos);
+        g.writeEndObject();
         TokenTimeline tl = r.tokens();
-        ArrayNode ev = o.putArray("events");
+        g.writeArrayFieldStart("events");
         for (int i = 0; i < tl.size(); i++) {
-            ArrayNode e = ev.addArray();
-            e.add(tl.arrivalNanos(i) - originNanos);
-            e.add(tl.tokens(i));
+            g.writeStartArray();
+            g.writeNumber(tl.arrivalNanos(i) - originNanos);
+            g.writeNumber(tl.tokens(i));
             boolean stamped = tl.serverStampNanos(i) != RequestRecord.UNSET;
             if (stamped) {
-                e.add(tl.serverStampNanos(i) - originNanos);
+                g.writeNumber(tl.serverStampNanos(i) - originNanos);
             }
             if (tl.hasAnswerChars()) {
                 if (!stamped) {
-                    e.addNull();
+                    g.writeNull();
                 }
-                e.add(tl.answerChars(i));
+                g.writeNumber(tl.answerChars(i));
             }
+            g.writeEndArray();
         }
-        return o;
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /**
+     * The record as a JSON tree, as {@link #write} writes it (for callers that edit or inspect a line; slower).
+     *
+     * @param r           the record
+     * @param originNanos {@link System#nanoTime()} of the run start; timestamps are written relative to it
+     * @return the JSON object
+     */
+    public static ObjectNode toJson(RequestRecord r, long originNanos) {
+        try (TokenBuffer buffer = new TokenBuffer(MAPPER, false)) {
+            write(buffer, r, originNanos);
+            return MAPPER.readTree(buffer.asParser());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // an in-memory buffer does not fail
+        }
     }
 
     /**
@@ -232,15 +261,15 @@ public final class RequestJson {
         }
     }
 
-    private static void ms(ObjectNode o, String field, long nanos) {
+    private static void ms(JsonGenerator g, String field, long nanos) throws IOException {
         if (nanos >= 0) {
-            o.put(field, Math.round(nanos / 1_000.0) / 1_000.0);
+            g.writeNumberField(field, Math.round(nanos / 1_000.0) / 1_000.0);
         }
     }
 
-    private static void rel(ObjectNode t, String field, long nanos, long origin) {
+    private static void rel(JsonGenerator g, String field, long nanos, long origin) throws IOException {
         if (nanos != RequestRecord.UNSET) {
-            t.put(field, nanos - origin);
+            g.writeNumberField(field, nanos - origin);
         }
     }
 

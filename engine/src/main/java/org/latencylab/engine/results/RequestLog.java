@@ -1,13 +1,16 @@
 package org.latencylab.engine.results;
 
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.latencylab.engine.api.RequestRecord;
 
+import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,7 +44,8 @@ public final class RequestLog implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final Path file;
-    private final Writer out;
+    private final OutputStream out;
+    private final JsonGenerator json;
     private final long originNanos;
     private final java.util.concurrent.LinkedBlockingQueue<RequestRecord> queue =
             new java.util.concurrent.LinkedBlockingQueue<>();
@@ -63,10 +67,14 @@ public final class RequestLog implements AutoCloseable {
         this.originNanos = originNanos;
         try {
             boolean fresh = !Files.exists(file) || Files.size(file) == 0;
-            this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND, StandardOpenOption.WRITE);
+            this.out = new BufferedOutputStream(Files.newOutputStream(file, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND, StandardOpenOption.WRITE), 64 * 1024);
+            // one generator for the whole file, lines separated by our own '\n' (not Jackson's root separator, which
+            // would come before the next line instead of ending this one)
+            this.json = MAPPER.getFactory().createGenerator(out, JsonEncoding.UTF8)
+                    .setRootValueSeparator(null);
             if (fresh) {
-                out.write("{\"" + HEADER_FIELD + "\":" + FORMAT + "}\n");
+                out.write(("{\"" + HEADER_FIELD + "\":" + FORMAT + "}\n").getBytes(StandardCharsets.UTF_8));
                 out.flush();
             }
         } catch (IOException e) {
@@ -111,11 +119,11 @@ public final class RequestLog implements AutoCloseable {
             int n = 0;
             try {
                 do {
-                    out.write(MAPPER.writeValueAsString(RequestJson.toJson(r, originNanos)));
-                    out.write('\n');
+                    RequestJson.write(json, r, originNanos);
+                    json.writeRaw('\n');
                     n++;
                 } while ((r = queue.poll()) != null);
-                out.flush();
+                json.flush(); // the generator's buffer, then the stream's, to the operating system
             } catch (IOException e) {
                 failure = e;
             }
@@ -177,7 +185,7 @@ public final class RequestLog implements AutoCloseable {
         }
         synchronized (this) {
             try {
-                out.close();
+                json.close(); // closes the stream too
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot close " + file + ": " + e.getMessage(), e);
             }
