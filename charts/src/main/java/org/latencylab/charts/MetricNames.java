@@ -9,7 +9,10 @@ import org.latencylab.charts.data.Quantity;
  * The one place that names metrics, statistics and run parts for people: chart titles, axis names, legends. Maps
  * the identifiers used in scenarios, {@code run.json} and {@code summary.csv} ({@code ttft_from_intended},
  * {@code p999}, {@code goodput_rps}) to the standard terms of the field with their unit ({@code TTFT from intended
- * start [ms]}, {@code P99.9}, {@code goodput [req/s]}). The definitions of the metrics are in the README.
+ * start [ms]}, {@code P99.9}, {@code goodput [req/s]}). The console, the HTML report and the window name metrics
+ * through this class, so a metric has one name everywhere (e.g. {@code time to first content} for the id
+ * {@code time_to_first_content}: send to the first answer, non-reasoning, text). The definitions of the metrics are
+ * in the README.
  *
  * <p>Stateless; thread-safe.
  */
@@ -20,7 +23,7 @@ public final class MetricNames {
 
     private static final Map<String, Entry> METRICS = Map.ofEntries(
             Map.entry("ttft", new Entry("TTFT", "ms")),
-            Map.entry("time_to_first_content", new Entry("time to first answer", "ms")),
+            Map.entry("time_to_first_content", new Entry("time to first content", "ms")),
             Map.entry("ttfb", new Entry("TTFB", "ms")),
             Map.entry("first_byte", new Entry("time to first byte", "ms")),
             Map.entry("e2e", new Entry("E2E", "ms")),

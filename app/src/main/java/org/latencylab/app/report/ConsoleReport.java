@@ -1,5 +1,6 @@
 package org.latencylab.app.report;
 
+import org.latencylab.charts.MetricNames;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.TrustCheck;
@@ -32,9 +33,6 @@ import java.util.stream.Collectors;
 public final class ConsoleReport {
     private static final List<String> METRICS = List.of("ttft", "time_to_first_content", "ttfb", "tpot", "itl", "e2e",
             "ttft_from_intended", "e2e_from_intended", "dispatch_lag");
-    private static final Map<String, String> NAMES = Map.of("ttft", "TTFT", "time_to_first_content", "first answer",
-            "ttfb", "TTFB", "tpot", "TPOT", "itl", "ITL", "e2e", "E2E", "dispatch_lag", "dispatch lag",
-            "ttft_from_intended", "TTFT (intended)", "e2e_from_intended", "E2E (intended)");
 
     private ConsoleReport() {
     }
@@ -262,14 +260,17 @@ public final class ConsoleReport {
             printCounts(s, examples, out);
             return;
         }
-        out.printf(Locale.ROOT, "%-16s %7s %10s %10s %10s %10s %10s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
-                "P99.9", "max");
-        boolean flagged = false;
-        for (String m : METRICS) {
+        List<String> shown = METRICS.stream().filter(m -> {
             MetricSummary ms = s.summaries().get(m);
-            if (ms == null || ms.count() == 0 || !openLoop && m.endsWith("_from_intended")) {
-                continue;
-            }
+            return ms != null && ms.count() > 0 && (openLoop || !m.endsWith("_from_intended"));
+        }).toList();
+        // the metric names of the charts and the HTML report (MetricNames), in a column as wide as the longest
+        int width = Math.max(16, shown.stream().mapToInt(m -> MetricNames.name(m).length()).max().orElse(0));
+        String row = "%-" + width + "s %7s %10s %10s %10s %10s %10s %9s%n";
+        out.printf(Locale.ROOT, row, "metric", "n", "P50", "P90", "P95", "P99", "P99.9", "max");
+        boolean flagged = false;
+        for (String m : shown) {
+            MetricSummary ms = s.summaries().get(m);
             String[] cells = new String[5];
             double[] ps = {50, 90, 95, 99, 99.9};
             for (int i = 0; i < ps.length; i++) {
@@ -278,7 +279,7 @@ public final class ConsoleReport {
                 flagged |= thin;
                 cells[i] = Units.ms(ms.pMillis(ps[i])) + (thin ? "*" : "");
             }
-            out.printf(Locale.ROOT, "%-16s %7d %10s %10s %10s %10s %10s %9s%n", NAMES.getOrDefault(m, m), ms.count(),
+            out.printf(Locale.ROOT, row, MetricNames.name(m), Long.toString(ms.count()),
                     cells[0], cells[1], cells[2], cells[3], cells[4], Units.ms(ms.maxMillis()));
         }
         if (flagged) {
@@ -286,7 +287,7 @@ public final class ConsoleReport {
         }
         MetricSummary tierMetric = s.summaries().get(s.tierMetric());
         if (s.tier() == null || tierMetric == null || tierMetric.count() == 0) {
-            out.println("no tier: no " + NAMES.getOrDefault(s.tierMetric(), s.tierMetric()) + " samples"
+            out.println("no tier: no " + MetricNames.name(s.tierMetric()) + " samples"
                     + ("ttft".equals(s.tierMetric()) ? " (TTFT is not measured for non-streaming requests; set"
                     + " tierMetric: e2e to judge them)" : ""));
         }
@@ -296,13 +297,13 @@ public final class ConsoleReport {
                     ? String.format(Locale.ROOT, "95%% CI %s–%s", Units.ms(p95.lowerMillis()), Units.ms(p95.upperMillis()))
                     : String.format(Locale.ROOT, "interval %s–%s covers only %.0f %%", Units.ms(p95.lowerMillis()),
                     Units.ms(p95.upperMillis()), p95.confidence() * 100);
-            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", NAMES.getOrDefault(s.tierMetric(), s.tierMetric()),
+            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", MetricNames.name(s.tierMetric()),
                     Units.ms(p95.valueMillis()), ci, s.tier().name(), clientSaturated
                             ? " as measured, not a verdict on the server: the client was saturated (see above)" : "");
         }
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
-                    NAMES.getOrDefault(slo.slo().metric(), slo.slo().metric()), trim(slo.slo().percentile()),
+                    MetricNames.name(slo.slo().metric()), trim(slo.slo().percentile()),
                     Units.ms(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
                     slo.passed() ? "pass" : "FAIL");
         }

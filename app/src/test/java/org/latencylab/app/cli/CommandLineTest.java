@@ -65,6 +65,8 @@ class CommandLineTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("P95 TTFT").contains("→ Tier-").contains("SLO TTFT P95").contains("fit:")
                 .contains("SLOs: all passed");
+        // the metric's one name (MetricNames), as in the charts and the HTML report; not a console-only alias
+        assertThat(r.out()).containsPattern("(?m)^time to first content +20 ").doesNotContain("first answer");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize(29);
         JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
         assertThat(run.path("status").asText()).isEqualTo("completed");
@@ -209,7 +211,7 @@ class CommandLineTest {
         assertThat(step.path("summary").path("sent").asLong()).isEqualTo(measured);
         assertThat(step.path("summary").path("tier_metric").asText()).isEqualTo("ttft_from_intended");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize((int) (measured + excluded));
-        assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT (intended)");
+        assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT from intended start");
     }
 
     @Test
