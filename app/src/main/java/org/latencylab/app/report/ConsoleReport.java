@@ -129,9 +129,12 @@ public final class ConsoleReport {
 
     private static void printLoad(LoadResult lr, PrintWriter out) {
         LoadTotals t = lr.totals();
-        out.printf(Locale.ROOT, "%s loop: target %.1f req/s, achieved %.1f req/s over %.1f s measured; goodput %.1f req/s;"
-                        + " %d dropped, %d excluded (warmup/cooldown)%s%n", t.mode().toString().toLowerCase(Locale.ROOT),
-                t.targetRateRps(), t.achievedRateRps(), t.measuredSeconds(), t.goodputRps(), t.dropped(), t.excluded(),
+        // achieved and goodput: sends in the measured scheduling window (LoadTotals), not the step's wall span that
+        // the "requests:" line below divides by (that one also runs until the last measured response ended)
+        out.printf(Locale.ROOT, "%s loop: target %.1f req/s, achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
+                        + " measured window (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s%n",
+                t.mode().toString().toLowerCase(Locale.ROOT),
+                t.targetRateRps(), t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(), t.excluded(),
                 t.stopReason() == null ? "" : "; stopped: " + t.stopReason());
         if (t.ttft() != null && t.ttft().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: TTFT %s, E2E %s (from the intended start)%n",
@@ -307,8 +310,11 @@ public final class ConsoleReport {
                     Units.ms(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
                     slo.passed() ? "pass" : "FAIL");
         }
-        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s, %.0f output tokens/s%n",
-                s.sent(), s.succeeded(), s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond());
+        // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests
+        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s and %.0f output tokens/s"
+                        + " over %.2f s from the first start to the last response end%n", s.sent(), s.succeeded(),
+                s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
+                Nanos.toSeconds(s.wallSpanNanos()));
         printErrors(s, examples, out);
         for (String w : s.warnings()) {
             if (!w.contains("samples above it")) { // those are the starred cells above

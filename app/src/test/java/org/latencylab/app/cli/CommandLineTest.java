@@ -212,6 +212,11 @@ class CommandLineTest {
         assertThat(step.path("summary").path("tier_metric").asText()).isEqualTo("ttft_from_intended");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize((int) (measured + excluded));
         assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT from intended start");
+        // the two request rates say what they divide by: the measured window, and first start to last end
+        assertThat(r.out()).containsPattern("achieved \\d+\\.\\d req/s and goodput \\d+\\.\\d req/s in the \\d+\\.\\d s"
+                + " measured window \\(warmup/cooldown excluded\\)")
+                .containsPattern("requests: \\d+ sent, .*; \\d+\\.\\d req/s and \\d+ output tokens/s over \\d+\\.\\d\\d s"
+                + " from the first start to the last response end");
     }
 
     @Test
