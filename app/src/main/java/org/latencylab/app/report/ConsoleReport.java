@@ -103,8 +103,8 @@ public final class ConsoleReport {
             out.println("charts: " + charts.stream().map(p -> p.getFileName().toString()).collect(Collectors.joining(", ")));
         }
         if (r.status() == RunResult.Status.COMPLETED) {
-            if (r.overall() != null && r.overall().sent() > 0 && r.overall().succeeded() == 0) {
-                out.println("no request succeeded: see the errors above and " + r.runDirectory().resolve(RequestLog.FILE_NAME));
+            if (noRequestSucceeded(r)) {
+                // said once, by the command on stderr (noRequestSucceededMessage), which also sets the exit status
             } else if (!anySlo) {
                 List<String> own = r.steps().stream().filter(s -> s.spec() != null && !s.spec().stepSlos().isEmpty())
                         .map(s -> "'" + s.label() + "' (" + s.type() + ")").toList();
@@ -114,6 +114,34 @@ public final class ConsoleReport {
                 out.println(r.slosPassed() ? "SLOs: all passed" : "SLOs: FAILED (exit status 1)");
             }
         }
+    }
+
+    /**
+     * @param r a finished run
+     * @return whether the run completed, sent requests and none of them succeeded (the command line then exits with
+     *         status 3 and prints {@link #noRequestSucceededMessage})
+     */
+    public static boolean noRequestSucceeded(RunResult r) {
+        return r.status() == RunResult.Status.COMPLETED && r.overall() != null && r.overall().sent() > 0
+                && r.overall().succeeded() == 0;
+    }
+
+    /**
+     * The one line that says a run had no successful request; printed once, after the summary (which lists the
+     * errors by kind with an example each).
+     *
+     * @param r a run for which {@link #noRequestSucceeded} holds
+     * @return e.g. {@code no request succeeded (5 of 5 failed: connection 5); see the errors above and
+     *         runs/x/requests.jsonl}
+     */
+    public static String noRequestSucceededMessage(RunResult r) {
+        StatsReport s = r.overall();
+        String kinds = s.errorsByKind().entrySet().stream().map(e -> e.getKey().id() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+        return String.format(Locale.ROOT, "no request succeeded (%d of %d failed%s%s); see the errors above and %s",
+                s.failed(), s.sent(), kinds.isEmpty() ? "" : ": " + kinds,
+                s.cancelled() > 0 ? ", " + s.cancelled() + " cancelled" : "",
+                r.runDirectory().resolve(RequestLog.FILE_NAME));
     }
 
     /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */

@@ -14,6 +14,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -123,7 +124,9 @@ class CommandLineTest {
         Result r = run("probe", "--url", "http://127.0.0.1:" + port, "--model", "m", "-n", "3",
                 "--out", out.toString(), "--no-charts");
         assertThat(r.code()).isEqualTo(ExitCodes.RUN_FAILED);
-        assertThat(r.err()).contains("no request succeeded");
+        assertThat(r.err()).contains("no request succeeded (3 of 3 failed: connection 3); see the errors above and");
+        assertThat(Pattern.compile("no request succeeded").matcher(r.out() + r.err()).results().count())
+                .as("said once: " + r.out() + r.err()).isEqualTo(1);
         List<RequestRecord> log = RequestLog.read(out.resolve("requests.jsonl"));
         assertThat(log).hasSize(3).allMatch(x -> x.errorKind() == ErrorKind.CONNECTION);
         assertThat(r.out()).contains("errors: connection 3");
