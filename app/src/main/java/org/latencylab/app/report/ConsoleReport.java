@@ -43,8 +43,16 @@ public final class ConsoleReport {
      * @param out    where to print
      */
     public static void print(RunResult r, List<Path> charts, PrintWriter out) {
-        out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — %s in %.1f s%n", r.name(), r.endpointDescription(),
-                r.status().id(), Nanos.toSeconds(r.duration().toNanos()));
+        double seconds = Nanos.toSeconds(r.duration().toNanos());
+        if (noRequestSucceeded(r)) {
+            // run.json keeps status "completed" (every request ran to its end), but the console must not read as success
+            out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — finished in %.1f s with every request failed (%d of %d)%n",
+                    r.name(), r.endpointDescription(), seconds, r.overall().failed() + r.overall().cancelled(),
+                    r.overall().sent());
+        } else {
+            out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — %s in %.1f s%n", r.name(), r.endpointDescription(),
+                    r.status().id(), seconds);
+        }
         if (r.failure() != null) {
             out.println("run failed: " + r.failure());
         }

@@ -129,7 +129,12 @@ class CommandLineTest {
                 .as("said once: " + r.out() + r.err()).isEqualTo(1);
         List<RequestRecord> log = RequestLog.read(out.resolve("requests.jsonl"));
         assertThat(log).hasSize(3).allMatch(x -> x.errorKind() == ErrorKind.CONNECTION);
-        assertThat(r.out()).contains("errors: connection 3");
+        assertThat(r.out()).contains("errors: connection 3")
+                .containsPattern("— finished in \\d+\\.\\d s with every request failed \\(3 of 3\\)")
+                .as("an all-failed run does not read as a success").doesNotContain("completed");
+        // run.json keeps the run-state: every request ran to its end
+        assertThat(new ObjectMapper().readTree(out.resolve("run.json").toFile()).path("status").asText())
+                .isEqualTo("completed");
     }
 
     @Test
