@@ -378,8 +378,9 @@ public final class ConsoleReport {
         if (sw.fitP95() != null) {
             var f = sw.fitP95();
             boolean quantile = f.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
-            out.printf(Locale.ROOT, "fit P95%s: α %.3f (%s95%% CI %.3f–%.3f), %s %.4f%n",
-                    quantile ? " (quantile regression over every request)" : " (per-length P95)", f.alpha(),
+            out.printf(Locale.ROOT, "fit P95%s: P95 %s (α %s95%% CI %.3f–%.3f), %s %.4f%n",
+                    quantile ? " (quantile regression over every request)" : " (per-length P95)",
+                    f.formula("TTFT", "ms"),
                     quantile ? "bootstrap " : "", f.alphaLower(), f.alphaUpper(), quantile ? "pseudo-R¹" : "R²",
                     f.rSquared());
         }

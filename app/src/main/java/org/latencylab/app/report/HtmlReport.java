@@ -397,8 +397,11 @@ public final class HtmlReport {
         JsonNode f = result.path("fitP95");
         if (f.isObject()) {
             boolean quantile = "LOG_QUANTILE".equals(f.path("estimator").asText());
-            a("<p><b>Fit of P95:</b> ").t(String.format(Locale.ROOT, "α %.3f (%s95 %% CI %.3f–%.3f), %s %.4f%s",
-                    f.path("alpha").asDouble(), quantile ? "bootstrap " : "", f.path("alphaLower").asDouble(),
+            String law = org.latencylab.engine.fit.PowerLawFit.formula("TTFT", "ms",
+                    f.path("withOffset").asBoolean() ? f.path("c").asDouble() : 0, f.path("a").asDouble(),
+                    f.path("alpha").asDouble());
+            a("<p><b>Fit of P95:</b> ").t(String.format(Locale.ROOT, "P95 %s (α %s95 %% CI %.3f–%.3f), %s %.4f%s",
+                    law, quantile ? "bootstrap " : "", f.path("alphaLower").asDouble(),
                     f.path("alphaUpper").asDouble(), quantile ? "pseudo-R¹" : "R²", f.path("rSquared").asDouble(),
                     quantile ? "; quantile regression over every request (pseudo-R¹ = 1 − weighted absolute"
                             + " residuals of the fit ÷ those of a constant, Koenker–Machado 1999)" : "; per-length P95"))

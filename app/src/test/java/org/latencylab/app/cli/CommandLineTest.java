@@ -68,6 +68,9 @@ class CommandLineTest {
                 .contains("SLOs: all passed");
         // the metric's one name (MetricNames), as in the charts and the HTML report; not a console-only alias
         assertThat(r.out()).containsPattern("(?m)^time to first content +20 ").doesNotContain("first answer");
+        // both fitted laws say y's unit
+        assertThat(r.out()).containsPattern("fit: P50 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+ ")
+                .containsPattern("fit P95 \\(.*\\): P95 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+ ");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize(29);
         JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
         assertThat(run.path("status").asText()).isEqualTo("completed");

@@ -136,7 +136,7 @@ public final class ResultCharts {
         return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
                 org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
                 new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi),
-                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²");
+                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²", fit.withOffset() ? fit.c() : 0);
     }
 
     /**
