@@ -219,8 +219,13 @@ class ChartAxesTest {
         assertThat(MetricNames.quantity("goodput_rps").label()).isEqualTo(new Quantity("goodput", "req/s").label());
         assertThat(MetricNames.unit("ttft")).isEqualTo("ms");
         assertThat(MetricNames.statistic("mean")).isEqualTo("mean");
-        assertThat(MetricNames.title("TTFT and E2E distribution", "probe", "probe"))
+        assertThat(MetricNames.title("TTFT and E2E distribution", "probe", "probe", "probe"))
                 .isEqualTo("TTFT and E2E distribution — probe");
-        assertThat(MetricNames.title("Latency over time", "soak", "load")).isEqualTo("Latency over time — soak, step load");
+        // a step named as people say it: "load step", not "step load"
+        assertThat(MetricNames.title("Latency over time", "soak", "load", "load"))
+                .isEqualTo("Latency over time — soak, load step");
+        assertThat(MetricNames.title("Latency over time", "soak", "burst", "load"))
+                .isEqualTo("Latency over time — soak, load step “burst”");
+        assertThat(MetricNames.title("Latency over time", "", "burst", null)).isEqualTo("Latency over time — step “burst”");
     }
 }
