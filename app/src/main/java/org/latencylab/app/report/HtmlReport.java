@@ -93,12 +93,21 @@ public final class HtmlReport {
      * @param key   an {@code environment} field of {@code run.json}
      * @param value its value
      * @return the value as shown: {@code clock_origin_epoch_ms} (read back as a double, which would print as
-     *         {@code 1.7E12}) as an ISO-8601 UTC time and the whole milliseconds, anything else as its text
+     *         {@code 1.7E12}) as an ISO-8601 UTC time and the whole milliseconds, {@code http_path} with what it
+     *         means ({@code direct-http1 (LatencyLab's own HTTP/1.1 exchange)}), anything else as its text
      */
     static String envValue(String key, JsonNode value) {
         if (key.equals("clock_origin_epoch_ms") && value.isNumber()) {
             long ms = (long) Math.floor(value.asDouble());
             return java.time.Instant.ofEpochMilli(ms) + " (" + ms + " ms since 1970-01-01 UTC)";
+        }
+        if (key.equals("http_path") && value.isTextual()) {
+            try {
+                return value.asText() + " (" + org.latencylab.engine.api.HttpPath.fromId(value.asText()).description()
+                        + ")";
+            } catch (IllegalArgumentException unknown) {
+                return value.asText(); // a newer run's path: shown as written
+            }
         }
         return value.asText();
     }

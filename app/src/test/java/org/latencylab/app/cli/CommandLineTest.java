@@ -75,6 +75,8 @@ class CommandLineTest {
         JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
         assertThat(run.path("status").asText()).isEqualTo("completed");
         assertThat(Files.exists(out.resolve("summary.csv"))).isTrue();
+        // the simulator is plain http on loopback: measured by the own HTTP/1.1 exchange, and run.json says so
+        assertThat(run.path("environment").path("http_path").asText()).isEqualTo("direct-http1");
     }
 
     @Test

@@ -89,6 +89,8 @@ class WorkflowCommandsTest {
                 .contains("<b>dispatch lag</b> (<code>dispatch_lag</code>)")
                 .contains("<td class=\"l\" title=\"time_to_first_content\">time to first content</td>")
                 .doesNotContain("time to first answer")
+                // the environment says which code measured the run (the simulator: plain http, the own path)
+                .contains("http_path direct-http1 (LatencyLab&#39;s own HTTP/1.1 exchange)")
                 .contains("was imported from <b>guidellm</b>").contains("Metric-definition lens")
                 .contains("data-images-ok");
         // self-contained: no external resource is referenced
