@@ -9,7 +9,10 @@ import org.latencylab.charts.data.Quantity;
  * The one place that names metrics, statistics and run parts for people: chart titles, axis names, legends. Maps
  * the identifiers used in scenarios, {@code run.json} and {@code summary.csv} ({@code ttft_from_intended},
  * {@code p999}, {@code goodput_rps}) to the standard terms of the field with their unit ({@code TTFT from intended
- * start [ms]}, {@code P99.9}, {@code goodput [req/s]}). The definitions of the metrics are in the README.
+ * start [ms]}, {@code P99.9}, {@code goodput [req/s]}). The console, the HTML report and the window name metrics
+ * through this class, so a metric has one name everywhere (e.g. {@code time to first content} for the id
+ * {@code time_to_first_content}: send to the first answer, non-reasoning, text). The definitions of the metrics are
+ * in the README.
  *
  * <p>Stateless; thread-safe.
  */
@@ -20,7 +23,7 @@ public final class MetricNames {
 
     private static final Map<String, Entry> METRICS = Map.ofEntries(
             Map.entry("ttft", new Entry("TTFT", "ms")),
-            Map.entry("time_to_first_content", new Entry("time to first answer", "ms")),
+            Map.entry("time_to_first_content", new Entry("time to first content", "ms")),
             Map.entry("ttfb", new Entry("TTFB", "ms")),
             Map.entry("first_byte", new Entry("time to first byte", "ms")),
             Map.entry("e2e", new Entry("E2E", "ms")),
@@ -100,19 +103,25 @@ public final class MetricNames {
 
     /**
      * A chart title: what is shown, and of which run and step, without repeating a step label that only says what
-     * the run's name already says (a CLI {@code probe} run has a step named {@code probe}).
+     * the run's name already says (a CLI {@code probe} run has a step named {@code probe}). A step is named as people
+     * say it: by its type when its label is the type's default ({@code load step}), else by type and label
+     * ({@code load step “burst”}).
      *
      * @param what      what the chart shows, e.g. {@code TTFT and E2E distribution}
      * @param runName   the run's name, e.g. {@code quickstart}
      * @param stepLabel the step's label, e.g. {@code probe}; null or blank when the chart is about the whole run
-     * @return e.g. {@code TTFT and E2E distribution — quickstart, step probe} or {@code … — probe}
+     * @param stepType  the step's type, e.g. {@code load}; null when unknown
+     * @return e.g. {@code Latency over time — soak, load step}, {@code … — soak, load step “burst”} or
+     *         {@code TTFT and E2E distribution — probe}
      */
-    public static String title(String what, String runName, String stepLabel) {
+    public static String title(String what, String runName, String stepLabel, String stepType) {
         boolean step = stepLabel != null && !stepLabel.isBlank() && !stepLabel.equals(runName);
+        String stepName = !step ? "" : stepType == null || stepType.isBlank() ? "step “" + stepLabel + "”"
+                : stepLabel.equals(stepType) ? stepType + " step" : stepType + " step “" + stepLabel + "”";
         if (runName == null || runName.isBlank()) {
-            return step ? what + " — step " + stepLabel : what;
+            return step ? what + " — " + stepName : what;
         }
-        return what + " — " + runName + (step ? ", step " + stepLabel : "");
+        return what + " — " + runName + (step ? ", " + stepName : "");
     }
 
     private static String key(String id) {

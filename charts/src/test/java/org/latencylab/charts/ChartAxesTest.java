@@ -168,7 +168,8 @@ class ChartAxesTest {
         assertThat(Fx.call(chart.getXAxis()::getMin)).isLessThan(2048).isGreaterThan(1000);
         List<String> legend = Fx.call(() -> chart.getRenderers().stream().flatMap(r -> r.getDatasets().stream())
                 .map(DataSet::getName).toList());
-        assertThat(legend).contains("fit P50: 1.53·n^0.720 (α 95 % CI 0.710–0.730), R² 0.9998",
+        // the fitted law with y's name and unit, as the console prints it
+        assertThat(legend).contains("fit P50: TTFT ≈ 1.528 ms · n^0.720 (α 95 % CI 0.710–0.730), R² 0.9998",
                 "95 % confidence band of the P50 fit", "P50 fit extrapolated beyond 32.8k tokens (a model, not measured)");
         // solid up to the longest measured length, dashed from there: the two parts meet at 32,768 tokens
         List<DataSet> fitted = Fx.call(() -> chart.getRenderers().stream().flatMap(r -> r.getDatasets().stream())
@@ -218,8 +219,13 @@ class ChartAxesTest {
         assertThat(MetricNames.quantity("goodput_rps").label()).isEqualTo(new Quantity("goodput", "req/s").label());
         assertThat(MetricNames.unit("ttft")).isEqualTo("ms");
         assertThat(MetricNames.statistic("mean")).isEqualTo("mean");
-        assertThat(MetricNames.title("TTFT and E2E distribution", "probe", "probe"))
+        assertThat(MetricNames.title("TTFT and E2E distribution", "probe", "probe", "probe"))
                 .isEqualTo("TTFT and E2E distribution — probe");
-        assertThat(MetricNames.title("Latency over time", "soak", "load")).isEqualTo("Latency over time — soak, step load");
+        // a step named as people say it: "load step", not "step load"
+        assertThat(MetricNames.title("Latency over time", "soak", "load", "load"))
+                .isEqualTo("Latency over time — soak, load step");
+        assertThat(MetricNames.title("Latency over time", "soak", "burst", "load"))
+                .isEqualTo("Latency over time — soak, load step “burst”");
+        assertThat(MetricNames.title("Latency over time", "", "burst", null)).isEqualTo("Latency over time — step “burst”");
     }
 }

@@ -97,10 +97,8 @@ final class RunExecution {
         ConsoleReport.print(result, images, out);
         out.flush();
         err.flush();
-        if (result.status() == RunResult.Status.COMPLETED && result.overall() != null
-                && result.overall().sent() > 0 && result.overall().succeeded() == 0) {
-            err.println("latencylab: no request succeeded (" + result.overall().errorsByKind() + "); see "
-                    + dir.resolve("requests.jsonl") + " for each error");
+        if (ConsoleReport.noRequestSucceeded(result)) {
+            err.println("latencylab: " + ConsoleReport.noRequestSucceededMessage(result));
             return ExitCodes.RUN_FAILED;
         }
         return switch (result.status()) {

@@ -56,6 +56,9 @@ final class SummarizeCommand implements Callable<Integer> {
         }
         ConsoleReport.print(r, images, out);
         out.flush();
+        if (ConsoleReport.noRequestSucceeded(r)) {
+            err.println("latencylab: " + ConsoleReport.noRequestSucceededMessage(r));
+        }
         return r.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
     }
 }

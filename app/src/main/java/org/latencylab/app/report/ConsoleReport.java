@@ -1,5 +1,6 @@
 package org.latencylab.app.report;
 
+import org.latencylab.charts.MetricNames;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.TrustCheck;
@@ -32,9 +33,6 @@ import java.util.stream.Collectors;
 public final class ConsoleReport {
     private static final List<String> METRICS = List.of("ttft", "time_to_first_content", "ttfb", "tpot", "itl", "e2e",
             "ttft_from_intended", "e2e_from_intended", "dispatch_lag");
-    private static final Map<String, String> NAMES = Map.of("ttft", "TTFT", "time_to_first_content", "first answer",
-            "ttfb", "TTFB", "tpot", "TPOT", "itl", "ITL", "e2e", "E2E", "dispatch_lag", "dispatch lag",
-            "ttft_from_intended", "TTFT (intended)", "e2e_from_intended", "E2E (intended)");
 
     private ConsoleReport() {
     }
@@ -45,8 +43,16 @@ public final class ConsoleReport {
      * @param out    where to print
      */
     public static void print(RunResult r, List<Path> charts, PrintWriter out) {
-        out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — %s in %.1f s%n", r.name(), r.endpointDescription(),
-                r.status().id(), Nanos.toSeconds(r.duration().toNanos()));
+        double seconds = Nanos.toSeconds(r.duration().toNanos());
+        if (noRequestSucceeded(r)) {
+            // run.json keeps status "completed" (every request ran to its end), but the console must not read as success
+            out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — finished in %.1f s with every request failed (%d of %d)%n",
+                    r.name(), r.endpointDescription(), seconds, r.overall().failed() + r.overall().cancelled(),
+                    r.overall().sent());
+        } else {
+            out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — %s in %.1f s%n", r.name(), r.endpointDescription(),
+                    r.status().id(), seconds);
+        }
         if (r.failure() != null) {
             out.println("run failed: " + r.failure());
         }
@@ -105,8 +111,8 @@ public final class ConsoleReport {
             out.println("charts: " + charts.stream().map(p -> p.getFileName().toString()).collect(Collectors.joining(", ")));
         }
         if (r.status() == RunResult.Status.COMPLETED) {
-            if (r.overall() != null && r.overall().sent() > 0 && r.overall().succeeded() == 0) {
-                out.println("no request succeeded: see the errors above and " + r.runDirectory().resolve(RequestLog.FILE_NAME));
+            if (noRequestSucceeded(r)) {
+                // said once, by the command on stderr (noRequestSucceededMessage), which also sets the exit status
             } else if (!anySlo) {
                 List<String> own = r.steps().stream().filter(s -> s.spec() != null && !s.spec().stepSlos().isEmpty())
                         .map(s -> "'" + s.label() + "' (" + s.type() + ")").toList();
@@ -116,6 +122,34 @@ public final class ConsoleReport {
                 out.println(r.slosPassed() ? "SLOs: all passed" : "SLOs: FAILED (exit status 1)");
             }
         }
+    }
+
+    /**
+     * @param r a finished run
+     * @return whether the run completed, sent requests and none of them succeeded (the command line then exits with
+     *         status 3 and prints {@link #noRequestSucceededMessage})
+     */
+    public static boolean noRequestSucceeded(RunResult r) {
+        return r.status() == RunResult.Status.COMPLETED && r.overall() != null && r.overall().sent() > 0
+                && r.overall().succeeded() == 0;
+    }
+
+    /**
+     * The one line that says a run had no successful request; printed once, after the summary (which lists the
+     * errors by kind with an example each).
+     *
+     * @param r a run for which {@link #noRequestSucceeded} holds
+     * @return e.g. {@code no request succeeded (5 of 5 failed: connection 5); see the errors above and
+     *         runs/x/requests.jsonl}
+     */
+    public static String noRequestSucceededMessage(RunResult r) {
+        StatsReport s = r.overall();
+        String kinds = s.errorsByKind().entrySet().stream().map(e -> e.getKey().id() + " " + e.getValue())
+                .collect(Collectors.joining(", "));
+        return String.format(Locale.ROOT, "no request succeeded (%d of %d failed%s%s); see the errors above and %s",
+                s.failed(), s.sent(), kinds.isEmpty() ? "" : ": " + kinds,
+                s.cancelled() > 0 ? ", " + s.cancelled() + " cancelled" : "",
+                r.runDirectory().resolve(RequestLog.FILE_NAME));
     }
 
     /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */
@@ -131,9 +165,12 @@ public final class ConsoleReport {
 
     private static void printLoad(LoadResult lr, PrintWriter out) {
         LoadTotals t = lr.totals();
-        out.printf(Locale.ROOT, "%s loop: target %.1f req/s, achieved %.1f req/s over %.1f s measured; goodput %.1f req/s;"
-                        + " %d dropped, %d excluded (warmup/cooldown)%s%n", t.mode().toString().toLowerCase(Locale.ROOT),
-                t.targetRateRps(), t.achievedRateRps(), t.measuredSeconds(), t.goodputRps(), t.dropped(), t.excluded(),
+        // achieved and goodput: sends in the measured scheduling window (LoadTotals), not the step's wall span that
+        // the "requests:" line below divides by (that one also runs until the last measured response ended)
+        out.printf(Locale.ROOT, "%s loop: target %.1f req/s, achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
+                        + " measured window (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s%n",
+                t.mode().toString().toLowerCase(Locale.ROOT),
+                t.targetRateRps(), t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(), t.excluded(),
                 t.stopReason() == null ? "" : "; stopped: " + t.stopReason());
         if (t.ttft() != null && t.ttft().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: TTFT %s, E2E %s (from the intended start)%n",
@@ -262,14 +299,17 @@ public final class ConsoleReport {
             printCounts(s, examples, out);
             return;
         }
-        out.printf(Locale.ROOT, "%-16s %7s %10s %10s %10s %10s %10s %9s%n", "metric", "n", "P50", "P90", "P95", "P99",
-                "P99.9", "max");
-        boolean flagged = false;
-        for (String m : METRICS) {
+        List<String> shown = METRICS.stream().filter(m -> {
             MetricSummary ms = s.summaries().get(m);
-            if (ms == null || ms.count() == 0 || !openLoop && m.endsWith("_from_intended")) {
-                continue;
-            }
+            return ms != null && ms.count() > 0 && (openLoop || !m.endsWith("_from_intended"));
+        }).toList();
+        // the metric names of the charts and the HTML report (MetricNames), in a column as wide as the longest
+        int width = Math.max(16, shown.stream().mapToInt(m -> MetricNames.name(m).length()).max().orElse(0));
+        String row = "%-" + width + "s %7s %10s %10s %10s %10s %10s %9s%n";
+        out.printf(Locale.ROOT, row, "metric", "n", "P50", "P90", "P95", "P99", "P99.9", "max");
+        boolean flagged = false;
+        for (String m : shown) {
+            MetricSummary ms = s.summaries().get(m);
             String[] cells = new String[5];
             double[] ps = {50, 90, 95, 99, 99.9};
             for (int i = 0; i < ps.length; i++) {
@@ -278,7 +318,7 @@ public final class ConsoleReport {
                 flagged |= thin;
                 cells[i] = Units.ms(ms.pMillis(ps[i])) + (thin ? "*" : "");
             }
-            out.printf(Locale.ROOT, "%-16s %7d %10s %10s %10s %10s %10s %9s%n", NAMES.getOrDefault(m, m), ms.count(),
+            out.printf(Locale.ROOT, row, MetricNames.name(m), Long.toString(ms.count()),
                     cells[0], cells[1], cells[2], cells[3], cells[4], Units.ms(ms.maxMillis()));
         }
         if (flagged) {
@@ -286,7 +326,7 @@ public final class ConsoleReport {
         }
         MetricSummary tierMetric = s.summaries().get(s.tierMetric());
         if (s.tier() == null || tierMetric == null || tierMetric.count() == 0) {
-            out.println("no tier: no " + NAMES.getOrDefault(s.tierMetric(), s.tierMetric()) + " samples"
+            out.println("no tier: no " + MetricNames.name(s.tierMetric()) + " samples"
                     + ("ttft".equals(s.tierMetric()) ? " (TTFT is not measured for non-streaming requests; set"
                     + " tierMetric: e2e to judge them)" : ""));
         }
@@ -296,18 +336,21 @@ public final class ConsoleReport {
                     ? String.format(Locale.ROOT, "95%% CI %s–%s", Units.ms(p95.lowerMillis()), Units.ms(p95.upperMillis()))
                     : String.format(Locale.ROOT, "interval %s–%s covers only %.0f %%", Units.ms(p95.lowerMillis()),
                     Units.ms(p95.upperMillis()), p95.confidence() * 100);
-            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", NAMES.getOrDefault(s.tierMetric(), s.tierMetric()),
+            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", MetricNames.name(s.tierMetric()),
                     Units.ms(p95.valueMillis()), ci, s.tier().name(), clientSaturated
                             ? " as measured, not a verdict on the server: the client was saturated (see above)" : "");
         }
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
-                    NAMES.getOrDefault(slo.slo().metric(), slo.slo().metric()), trim(slo.slo().percentile()),
+                    MetricNames.name(slo.slo().metric()), trim(slo.slo().percentile()),
                     Units.ms(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
                     slo.passed() ? "pass" : "FAIL");
         }
-        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s, %.0f output tokens/s%n",
-                s.sent(), s.succeeded(), s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond());
+        // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests
+        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s and %.0f output tokens/s"
+                        + " over %.2f s from the first start to the last response end%n", s.sent(), s.succeeded(),
+                s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
+                Nanos.toSeconds(s.wallSpanNanos()));
         printErrors(s, examples, out);
         for (String w : s.warnings()) {
             if (!w.contains("samples above it")) { // those are the starred cells above
@@ -335,8 +378,9 @@ public final class ConsoleReport {
         if (sw.fitP95() != null) {
             var f = sw.fitP95();
             boolean quantile = f.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
-            out.printf(Locale.ROOT, "fit P95%s: α %.3f (%s95%% CI %.3f–%.3f), %s %.4f%n",
-                    quantile ? " (quantile regression over every request)" : " (per-length P95)", f.alpha(),
+            out.printf(Locale.ROOT, "fit P95%s: P95 %s (α %s95%% CI %.3f–%.3f), %s %.4f%n",
+                    quantile ? " (quantile regression over every request)" : " (per-length P95)",
+                    f.formula("TTFT", "ms"),
                     quantile ? "bootstrap " : "", f.alphaLower(), f.alphaUpper(), quantile ? "pseudo-R¹" : "R²",
                     f.rSquared());
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import javafx.scene.layout.Region;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
+import org.latencylab.charts.MetricNames;
 import org.latencylab.charts.data.Quantity;
 import org.latencylab.charts.data.SampleSet;
 import org.latencylab.charts.export.ChartExportException;
@@ -92,12 +93,21 @@ public final class HtmlReport {
      * @param key   an {@code environment} field of {@code run.json}
      * @param value its value
      * @return the value as shown: {@code clock_origin_epoch_ms} (read back as a double, which would print as
-     *         {@code 1.7E12}) as an ISO-8601 UTC time and the whole milliseconds, anything else as its text
+     *         {@code 1.7E12}) as an ISO-8601 UTC time and the whole milliseconds, {@code http_path} with what it
+     *         means ({@code direct-http1 (LatencyLab's own HTTP/1.1 exchange)}), anything else as its text
      */
     static String envValue(String key, JsonNode value) {
         if (key.equals("clock_origin_epoch_ms") && value.isNumber()) {
             long ms = (long) Math.floor(value.asDouble());
             return java.time.Instant.ofEpochMilli(ms) + " (" + ms + " ms since 1970-01-01 UTC)";
+        }
+        if (key.equals("http_path") && value.isTextual()) {
+            try {
+                return value.asText() + " (" + org.latencylab.engine.api.HttpPath.fromId(value.asText()).description()
+                        + ")";
+            } catch (IllegalArgumentException unknown) {
+                return value.asText(); // a newer run's path: shown as written
+            }
         }
         return value.asText();
     }
@@ -225,20 +235,26 @@ public final class HtmlReport {
 
     private void definitions() {
         a("<h2>Definitions</h2>\n<table><tr><th class=\"l\">term</th><th class=\"l\">LatencyLab's definition</th></tr>\n");
-        String[][] defs = {
-                {"TTFT", "time to first token: send → the first event carrying generated text of any kind (answer,"
+        // metrics by id: the term is the name every output uses (MetricNames) with the id of run.json and scenarios
+        String[][] metricDefs = {
+                {"ttft", "time to first token: send → the first event carrying generated text of any kind (answer,"
                         + " reasoning, tool-call arguments); role-only events, empty strings, comments, pings and"
                         + " usage-only events do not count"},
-                {"E2E", "send → end of the stream (end marker or close)"},
-                {"TPOT", "(E2E − TTFT) / (output tokens − 1)"},
-                {"ITL", "each gap between consecutive token-bearing events"},
-                {"TTFB", "send → response headers"},
-                {"time_to_first_content", "time to first answer: send → the first answer (non-reasoning) text"},
+                {"time_to_first_content", "send → the first answer (non-reasoning) text"},
+                {"ttfb", "send → response headers"},
+                {"e2e", "send → end of the stream (end marker or close)"},
+                {"tpot", "(E2E − TTFT) / (output tokens − 1)"},
+                {"itl", "each gap between consecutive token-bearing events"},
                 {"itl_per_token", "each ITL divided by the tokens its event carried"},
-                {"ttft_from_intended, e2e_from_intended", "TTFT and E2E counted from the request's intended start in"
-                        + " the schedule instead of its actual send, so a client that fell behind (coordinated"
-                        + " omission) cannot hide its delay"},
-                {"dispatch_lag", "actual send − intended start: how far the client fell behind its own schedule"},
+                {"ttft_from_intended", "TTFT counted from the request's intended start in the schedule instead of"
+                        + " its actual send, so a client that fell behind (coordinated omission) cannot hide its delay"},
+                {"e2e_from_intended", "E2E counted from the request's intended start in the schedule"},
+                {"dispatch_lag", "actual send − intended start: how far the client fell behind its own schedule"}};
+        for (String[] d : metricDefs) {
+            a("<tr><td class=\"l\"><b>").t(MetricNames.name(d[0])).a("</b> (<code>").t(d[0]).a("</code>)</td>"
+                    + "<td class=\"l\">").t(d[1]).a("</td></tr>\n");
+        }
+        String[][] defs = {
                 {"tier", "judged on P95 of the tier metric: Tier-0 ≤ 80 ms, Tier-1 ≤ 300 ms, Tier-2 ≤ 1.2 s,"
                         + " Tier-3 ≤ 4.5 s, Tier-4 above (default table)"},
                 {"SLO", "at least P % of requests have METRIC ≤ X ms; failed requests count as misses"},
@@ -350,7 +366,8 @@ public final class HtmlReport {
             if (m.path("count").asLong() == 0) {
                 return;
             }
-            a("<tr><td class=\"l\">").t(e.getKey()).a("</td><td>").t(m.path("count").asText()).a("</td>");
+            a("<tr><td class=\"l\" title=\"").t(e.getKey()).a("\">").t(MetricNames.name(e.getKey())).a("</td><td>")
+                    .t(m.path("count").asText()).a("</td>");
             for (double p : new double[]{50, 90, 95, 99}) {
                 a("<td>").t(pct(m, p)).a("</td>");
             }
@@ -363,12 +380,12 @@ public final class HtmlReport {
                 summary.path("requests_per_s").asDouble(), summary.path("output_tokens_per_s").asDouble()));
         if (summary.hasNonNull("tier")) {
             line.append("; ").append(summary.path("tier").asText()).append(" on P95 ")
-                    .append(summary.path("tier_metric").asText());
+                    .append(MetricNames.name(summary.path("tier_metric").asText()));
         }
         a("<p>").t(line.toString()).a("</p>\n");
         for (JsonNode slo : summary.path("slos")) {
             boolean ok = slo.path("passed").asBoolean();
-            a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(slo.path("metric").asText()).a(" ≤ ")
+            a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(MetricNames.name(slo.path("metric").asText())).a(" ≤ ")
                     .t(num(slo.path("max_ms").asDouble())).a(" ms: compliance ")
                     .t(Units.percent(slo.path("compliance").asDouble(Double.NaN))).a(" <span class=\"")
                     .a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
@@ -389,8 +406,11 @@ public final class HtmlReport {
         JsonNode f = result.path("fitP95");
         if (f.isObject()) {
             boolean quantile = "LOG_QUANTILE".equals(f.path("estimator").asText());
-            a("<p><b>Fit of P95:</b> ").t(String.format(Locale.ROOT, "α %.3f (%s95 %% CI %.3f–%.3f), %s %.4f%s",
-                    f.path("alpha").asDouble(), quantile ? "bootstrap " : "", f.path("alphaLower").asDouble(),
+            String law = org.latencylab.engine.fit.PowerLawFit.formula("TTFT", "ms",
+                    f.path("withOffset").asBoolean() ? f.path("c").asDouble() : 0, f.path("a").asDouble(),
+                    f.path("alpha").asDouble());
+            a("<p><b>Fit of P95:</b> ").t(String.format(Locale.ROOT, "P95 %s (α %s95 %% CI %.3f–%.3f), %s %.4f%s",
+                    law, quantile ? "bootstrap " : "", f.path("alphaLower").asDouble(),
                     f.path("alphaUpper").asDouble(), quantile ? "pseudo-R¹" : "R²", f.path("rSquared").asDouble(),
                     quantile ? "; quantile regression over every request (pseudo-R¹ = 1 − weighted absolute"
                             + " residuals of the fit ÷ those of a constant, Koenker–Machado 1999)" : "; per-length P95"))

@@ -14,6 +14,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,10 +66,17 @@ class CommandLineTest {
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("P95 TTFT").contains("→ Tier-").contains("SLO TTFT P95").contains("fit:")
                 .contains("SLOs: all passed");
+        // the metric's one name (MetricNames), as in the charts and the HTML report; not a console-only alias
+        assertThat(r.out()).containsPattern("(?m)^time to first content +20 ").doesNotContain("first answer");
+        // both fitted laws say y's unit
+        assertThat(r.out()).containsPattern("fit: P50 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+ ")
+                .containsPattern("fit P95 \\(.*\\): P95 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+ ");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize(29);
         JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
         assertThat(run.path("status").asText()).isEqualTo("completed");
         assertThat(Files.exists(out.resolve("summary.csv"))).isTrue();
+        // the simulator is plain http on loopback: measured by the own HTTP/1.1 exchange, and run.json says so
+        assertThat(run.path("environment").path("http_path").asText()).isEqualTo("direct-http1");
     }
 
     @Test
@@ -121,10 +129,17 @@ class CommandLineTest {
         Result r = run("probe", "--url", "http://127.0.0.1:" + port, "--model", "m", "-n", "3",
                 "--out", out.toString(), "--no-charts");
         assertThat(r.code()).isEqualTo(ExitCodes.RUN_FAILED);
-        assertThat(r.err()).contains("no request succeeded");
+        assertThat(r.err()).contains("no request succeeded (3 of 3 failed: connection 3); see the errors above and");
+        assertThat(Pattern.compile("no request succeeded").matcher(r.out() + r.err()).results().count())
+                .as("said once: " + r.out() + r.err()).isEqualTo(1);
         List<RequestRecord> log = RequestLog.read(out.resolve("requests.jsonl"));
         assertThat(log).hasSize(3).allMatch(x -> x.errorKind() == ErrorKind.CONNECTION);
-        assertThat(r.out()).contains("errors: connection 3");
+        assertThat(r.out()).contains("errors: connection 3")
+                .containsPattern("— finished in \\d+\\.\\d s with every request failed \\(3 of 3\\)")
+                .as("an all-failed run does not read as a success").doesNotContain("completed");
+        // run.json keeps the run-state: every request ran to its end
+        assertThat(new ObjectMapper().readTree(out.resolve("run.json").toFile()).path("status").asText())
+                .isEqualTo("completed");
     }
 
     @Test
@@ -209,7 +224,12 @@ class CommandLineTest {
         assertThat(step.path("summary").path("sent").asLong()).isEqualTo(measured);
         assertThat(step.path("summary").path("tier_metric").asText()).isEqualTo("ttft_from_intended");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize((int) (measured + excluded));
-        assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT (intended)");
+        assertThat(r.out()).contains("target 40.0 req/s").contains("P95 TTFT from intended start");
+        // the two request rates say what they divide by: the measured window, and first start to last end
+        assertThat(r.out()).containsPattern("achieved \\d+\\.\\d req/s and goodput \\d+\\.\\d req/s in the \\d+\\.\\d s"
+                + " measured window \\(warmup/cooldown excluded\\)")
+                .containsPattern("requests: \\d+ sent, .*; \\d+\\.\\d req/s and \\d+ output tokens/s over \\d+\\.\\d\\d s"
+                + " from the first start to the last response end");
     }
 
     @Test

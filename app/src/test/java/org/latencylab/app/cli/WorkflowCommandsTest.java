@@ -81,8 +81,16 @@ class WorkflowCommandsTest {
         assertThat(page).startsWith("<!DOCTYPE html>").contains("LatencyLab comparison — 2 runs")
                 .contains("<h2>Definitions</h2>").contains("<h2>Comparison</h2>").contains("report-me")
                 // every metric the percentile tables list has its definition on the page
-                .contains("<b>time_to_first_content</b>").contains("<b>itl_per_token</b>")
-                .contains("<b>ttft_from_intended, e2e_from_intended</b>").contains("<b>dispatch_lag</b>")
+                // under the one name every output uses, with its id
+                .contains("<b>time to first content</b> (<code>time_to_first_content</code>)")
+                .contains("<b>ITL per token</b> (<code>itl_per_token</code>)")
+                .contains("<b>TTFT from intended start</b> (<code>ttft_from_intended</code>)")
+                .contains("<b>E2E from intended start</b> (<code>e2e_from_intended</code>)")
+                .contains("<b>dispatch lag</b> (<code>dispatch_lag</code>)")
+                .contains("<td class=\"l\" title=\"time_to_first_content\">time to first content</td>")
+                .doesNotContain("time to first answer")
+                // the environment says which code measured the run (the simulator: plain http, the own path)
+                .contains("http_path direct-http1 (LatencyLab&#39;s own HTTP/1.1 exchange)")
                 .contains("was imported from <b>guidellm</b>").contains("Metric-definition lens")
                 .contains("data-images-ok");
         // self-contained: no external resource is referenced

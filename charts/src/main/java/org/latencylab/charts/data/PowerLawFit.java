@@ -21,11 +21,24 @@ import java.util.Locale;
  *                    for the parametric (Student-t) interval; never null
  * @param goodnessName the name of {@code rSquared} in the legend: {@code "R²"}, or e.g. {@code "pseudo-R¹"} for a
  *                    quantile-regression fit; not blank
+ * @param c           the offset c of a fit {@code y = c + a · n^α}, in y units; 0 for the pure power law
  * @throws IllegalArgumentException on inconsistent numbers or arrays of different x
  */
 public record PowerLawFit(String name, double a, double alpha, double alphaLow, double alphaHigh, double rSquared,
                           double confidence, Series curve, Series lower, Series upper, String intervalKind,
-                          String goodnessName) {
+                          String goodnessName, double c) {
+
+    /**
+     * A pure power law ({@code c = 0}), parameters as in the canonical constructor.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public PowerLawFit(String name, double a, double alpha, double alphaLow, double alphaHigh, double rSquared,
+                       double confidence, Series curve, Series lower, Series upper, String intervalKind,
+                       String goodnessName) {
+        this(name, a, alpha, alphaLow, alphaHigh, rSquared, confidence, curve, lower, upper, intervalKind,
+                goodnessName, 0);
+    }
 
     /**
      * A fit with a parametric interval and R², parameters as in the canonical constructor.
@@ -43,8 +56,9 @@ public record PowerLawFit(String name, double a, double alpha, double alphaLow, 
             throw new IllegalArgumentException("fit '" + name + "': goodnessName must not be blank");
         }
         Checks.name(name, "fit");
-        if (!Double.isFinite(a) || !Double.isFinite(alpha)) {
-            throw new IllegalArgumentException("fit '" + name + "' needs finite a and α, was a=" + a + ", α=" + alpha);
+        if (!Double.isFinite(a) || !Double.isFinite(alpha) || !Double.isFinite(c)) {
+            throw new IllegalArgumentException("fit '" + name + "' needs finite a, α and c, was a=" + a + ", α=" + alpha
+                    + ", c=" + c);
         }
         if (!(alphaLow <= alpha && alpha <= alphaHigh)) {
             throw new IllegalArgumentException("fit '" + name + "': α's interval must contain α, was " + alphaLow
@@ -62,14 +76,18 @@ public record PowerLawFit(String name, double a, double alpha, double alphaLow, 
     }
 
     /**
-     * @return the legend text, e.g. {@code fit P50: 0.0213·n^0.720 (α 95 % CI 0.709–0.731), R² 0.9981} or
-     *         {@code fit P95: 1.48·n^0.743 (α 95 % bootstrap CI 0.684–0.764), pseudo-R¹ 0.8480}: α and its interval
-     *         with three decimals, R² with four (never rounded up to 1 when it is below 1)
+     * @param y what the chart's y axis shows, e.g. {@code TTFT [ms]}: the fit's y is in that unit
+     * @return the legend text, e.g. {@code fit P50: TTFT ≈ 0.02134 ms · n^0.720 (α 95 % CI 0.709–0.731), R² 0.9981}
+     *         or {@code fit P95: TTFT ≈ 1.48 ms · n^0.743 (α 95 % bootstrap CI 0.684–0.764), pseudo-R¹ 0.8480}: the
+     *         law as the console and the report print it ({@link org.latencylab.engine.fit.PowerLawFit#formula}), α's
+     *         interval with three decimals, R² with four (never rounded up to 1 when it is below 1)
+     * @throws IllegalArgumentException when y has no name or no unit
      */
-    public String legendText() {
-        return String.format(Locale.ROOT, "fit %s: %s·n^%.3f (α %s %%%s CI %.3f–%.3f), %s %s", name,
-                significant(a), alpha, percent(confidence), intervalKind.isEmpty() ? "" : " " + intervalKind,
-                alphaLow, alphaHigh, goodnessName, rSquaredText(rSquared));
+    public String legendText(Quantity y) {
+        return String.format(Locale.ROOT, "fit %s: %s (α %s %%%s CI %.3f–%.3f), %s %s", name,
+                org.latencylab.engine.fit.PowerLawFit.formula(y.name(), y.unit(), c, a, alpha), percent(confidence),
+                intervalKind.isEmpty() ? "" : " " + intervalKind, alphaLow, alphaHigh, goodnessName,
+                rSquaredText(rSquared));
     }
 
     /** @return the legend text of the band, e.g. {@code 95 % confidence band of the P50 fit} */
@@ -91,8 +109,4 @@ public record PowerLawFit(String name, double a, double alpha, double alphaLow, 
         return p == Math.rint(p) ? Long.toString(Math.round(p)) : String.format(Locale.ROOT, "%.1f", p);
     }
 
-    private static String significant(double v) {
-        return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros()
-                .toPlainString();
-    }
 }

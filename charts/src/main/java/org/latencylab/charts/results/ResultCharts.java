@@ -136,7 +136,7 @@ public final class ResultCharts {
         return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
                 org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
                 new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi),
-                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²");
+                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²", fit.withOffset() ? fit.c() : 0);
     }
 
     /**
@@ -325,14 +325,15 @@ public final class ResultCharts {
             if (s.result() instanceof GridResult g) {
                 Path f = run.runDirectory().resolve("grid-heatmap-" + s.label() + ".png");
                 String title = MetricNames.title(MetricNames.metricWithStatistic(g.metric()) + " by "
-                        + MetricNames.name(g.rowAxis()) + " and " + MetricNames.name(g.columnAxis()), run.name() + partial, s.label());
+                        + MetricNames.name(g.rowAxis()) + " and " + MetricNames.name(g.columnAxis()), run.name() + partial, s.label(),
+                        s.type());
                 ChartImages.writePng(() -> gridHeatmap(title, g, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
                 continue;
             }
             if (s.result() instanceof LoadResult lr && !lr.seconds().isEmpty()) {
                 Path f = run.runDirectory().resolve("load-over-time-" + s.label() + ".png");
-                String title = MetricNames.title("Latency over time", run.name() + partial, s.label());
+                String title = MetricNames.title("Latency over time", run.name() + partial, s.label(), s.type());
                 TierTable tiers = run.spec().stats().tierTable();
                 ChartImages.writePng(() -> loadOverTime(title, lr, tiers, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
@@ -340,7 +341,7 @@ public final class ResultCharts {
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 Path f = run.runDirectory().resolve(sweeps == 1 ? "sweep-fit.png" : "sweep-fit-" + s.label() + ".png");
                 String title = MetricNames.title("TTFT vs context length (" + (sw.cold() ? "cold" : "warm") + " prompts)",
-                        run.name() + partial, sweeps == 1 ? null : s.label());
+                        run.name() + partial, sweeps == 1 ? null : s.label(), s.type());
                 ChartImages.writePng(() -> sweep(title, sw, ChartTheme.LIGHT), WIDTH_PX, HEIGHT_PX, 1.0, f);
                 out.add(f);
             } else {
@@ -348,7 +349,8 @@ public final class ResultCharts {
                     continue;
                 }
                 Path f = run.runDirectory().resolve(probes == 1 ? "cdf-ttft-e2e.png" : "cdf-ttft-e2e-" + s.label() + ".png");
-                String title = MetricNames.title("TTFT and E2E distribution", run.name() + partial, s.label());
+                String title = MetricNames.title("TTFT and E2E distribution", run.name() + partial, s.label(),
+                        s.type());
                 ChartImages.writePng(() -> cdf(title, s, CdfChart.YScale.PERCENTILE, ChartTheme.LIGHT), WIDTH_PX,
                         HEIGHT_PX, 1.0, f);
                 out.add(f);

@@ -78,14 +78,19 @@ class ChartInputsTest {
         Series lo = new Series("P50", new double[] {1000, 2000}, new double[] {28, 47});
         Series hi = new Series("P50", new double[] {1000, 2000}, new double[] {32, 53});
         PowerLawFit f = new PowerLawFit("P50", 0.02134, 0.72, 0.69, 0.75, 0.9981, 0.95, curve, lo, hi);
-        assertThat(f.legendText()).isEqualTo("fit P50: 0.0213·n^0.720 (α 95 % CI 0.690–0.750), R² 0.9981");
+        Quantity ttft = Quantity.of("TTFT", "ms");
+        assertThat(f.legendText(ttft)).isEqualTo("fit P50: TTFT ≈ 0.02134 ms · n^0.720 (α 95 % CI 0.690–0.750), R² 0.9981");
         assertThat(f.bandLegendText()).isEqualTo("95 % confidence band of the P50 fit");
         assertThat(PowerLawFit.rSquaredText(0.99984)).isEqualTo("0.9998");
         assertThat(PowerLawFit.rSquaredText(0.999996)).isEqualTo("> 0.9999");
         assertThat(PowerLawFit.rSquaredText(1.0)).isEqualTo("1.0000");
         assertThat(new PowerLawFit("P95", 1.48, 0.743, 0.684, 0.764, 0.848, 0.95, curve, lo, hi, "bootstrap",
-                "pseudo-R¹").legendText()).isEqualTo("fit P95: 1.48·n^0.743 (α 95 % bootstrap CI 0.684–0.764),"
-                + " pseudo-R¹ 0.8480");
+                "pseudo-R¹").legendText(ttft)).isEqualTo("fit P95: TTFT ≈ 1.48 ms · n^0.743 (α 95 % bootstrap CI"
+                + " 0.684–0.764), pseudo-R¹ 0.8480");
+        // a fit with an offset shows it: y = c + a · n^α
+        assertThat(new PowerLawFit("mean", 0.5, 0.8, 0.7, 0.9, 0.99, 0.95, curve, lo, hi, "", "R²", 12.3)
+                .legendText(ttft)).startsWith("fit mean: TTFT ≈ 12.3 ms + 0.5 ms · n^0.800 (");
+        assertThatThrownBy(() -> f.legendText(Quantity.of("TTFT", ""))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new PowerLawFit("P50", 1, 0.8, 0.69, 0.75, 0.9, 0.95, curve, lo, hi))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must contain α");
     }

@@ -230,6 +230,17 @@ public final class LlmClient implements AutoCloseable {
         return base != null && direct.handles(base);
     }
 
+    /**
+     * @param endpoint an endpoint
+     * @return which code measures its requests: the own HTTP/1.1 exchange ({@link #measuresDirectly}), OkHttp, or
+     *         grpc-java for the KServe gRPC protocol
+     */
+    public org.latencylab.engine.api.HttpPath httpPath(Endpoint endpoint) {
+        return endpoint.protocol() == Protocol.KSERVE_GRPC ? org.latencylab.engine.api.HttpPath.GRPC
+                : measuresDirectly(endpoint) ? org.latencylab.engine.api.HttpPath.DIRECT_HTTP1
+                : org.latencylab.engine.api.HttpPath.OKHTTP;
+    }
+
     /** @return the options this client was built with */
     public ClientOptions options() {
         return options;

@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.api.InvalidFieldException;
 import org.latencylab.engine.run.ExperimentSpec;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -62,7 +63,7 @@ public record ProbeSpec(@JsonProperty("requests") Integer requests,
     static Integer atLeast(String field, Integer value, int dflt, int min) {
         int v = value == null ? dflt : value;
         if (v < min) {
-            throw new IllegalArgumentException(field + " must be >= " + min + ", was " + v);
+            throw new InvalidFieldException(field, field + " must be >= " + min + ", was " + v);
         }
         return v;
     }

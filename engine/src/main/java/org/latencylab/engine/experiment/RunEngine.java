@@ -176,6 +176,8 @@ public final class RunEngine {
         private Endpoint endpoint;
         private volatile SimulatorTarget sim;
         private LlmClient client;
+        /** Which code measures the run endpoint's requests; set once the client is made (view() reads it). */
+        private volatile org.latencylab.engine.api.HttpPath httpPath;
         private RequestLog log;
         private Prompts prompts;
 
@@ -231,6 +233,8 @@ public final class RunEngine {
                     endpoint = spec.target().endpoint();
                 }
                 client = new LlmClient(spec.client());
+                httpPath = client.httpPath(endpoint);
+                RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin, httpPath)); // a killed run keeps it
                 if (JitWarmUp.enabled()) {
                     JitWarmUp.forEndpoint(client, endpoint); // before the clock of any step starts
                 }
@@ -283,7 +287,7 @@ public final class RunEngine {
                     : handle.isCancelled() ? RunResult.Status.CANCELLED : RunResult.Status.COMPLETED;
             RunResult result = new RunResult(spec.name(), status, failure, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), endpointDescription, spec, outcomes,
-                    model.overall(), List.copyOf(notices), origin, judgeTrust(model.overall()));
+                    model.overall(), List.copyOf(notices), origin, judgeTrust(model.overall()), httpPath);
             RunFiles.writeRunJson(dir, RunFiles.finished(result));
             RunFiles.writeSummaryCsv(dir, result);
             publish(true);
@@ -294,7 +298,7 @@ public final class RunEngine {
         RunResult view() {
             return new RunResult(spec.name(), RunResult.Status.RUNNING, null, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), spec.target().describe(), spec, model.steps(),
-                    null, List.copyOf(notices), origin, null);
+                    null, List.copyOf(notices), origin, null, httpPath);
         }
 
         /** Stops the hiccup meter and judges the client with the run's dispatch lag and CPU ({@link TrustCheck}). */

@@ -63,10 +63,9 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
                 p50 = fits.center();
                 p95 = fits.upper();
                 message = String.format(java.util.Locale.ROOT,
-                        "%s TTFT ≈ %s%.4g ms · n^%.3f (α 95%% CI %.3f–%.3f%s; R² %.4f; %d requests)",
-                        spec.fitOffset() ? "mean" : "P50",
-                        spec.fitOffset() ? String.format(java.util.Locale.ROOT, "%.4g ms + ", p50.c()) : "",
-                        p50.a(), p50.alpha(), p50.alphaLower(), p50.alphaUpper(), p50.bootstrap() == null ? ""
+                        "%s %s (α 95%% CI %.3f–%.3f%s; R² %.4f; %d requests)",
+                        spec.fitOffset() ? "mean" : "P50", p50.formula("TTFT", "ms"),
+                        p50.alphaLower(), p50.alphaUpper(), p50.bootstrap() == null ? ""
                                 : String.format(java.util.Locale.ROOT, ", bootstrap %.3f–%.3f",
                                 p50.bootstrap().alphaLower(), p50.bootstrap().alphaUpper()),
                         p50.rSquared(), p50.points());

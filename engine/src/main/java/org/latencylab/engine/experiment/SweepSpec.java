@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.api.InvalidFieldException;
 import org.latencylab.engine.run.ExperimentSpec;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -36,11 +37,12 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
     public SweepSpec {
         contextTokens = contextTokens == null ? List.of(2048, 8192, 32768) : List.copyOf(contextTokens);
         if (contextTokens.isEmpty()) {
-            throw new IllegalArgumentException("contextTokens must list at least one length, e.g. [2048, 8192, 32768]");
+            throw new InvalidFieldException("contextTokens", "contextTokens must list at least one length, e.g."
+                    + " [2048, 8192, 32768]");
         }
         for (Integer n : contextTokens) {
             if (n == null || n < 1) {
-                throw new IllegalArgumentException("contextTokens must be token counts >= 1, was " + n);
+                throw new InvalidFieldException("contextTokens", "contextTokens must be token counts >= 1, was " + n);
             }
         }
         requestsPerLength = ProbeSpec.atLeast("requestsPerLength", requestsPerLength, 20, 1);
@@ -51,7 +53,7 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
         extrapolateTo = extrapolateTo == null ? List.of() : List.copyOf(extrapolateTo);
         for (Integer n : extrapolateTo) {
             if (n == null || n < 1) {
-                throw new IllegalArgumentException("extrapolateTo must be token counts >= 1, was " + n);
+                throw new InvalidFieldException("extrapolateTo", "extrapolateTo must be token counts >= 1, was " + n);
             }
         }
         warmup = ProbeSpec.atLeast("warmup", warmup, 1, 0);

@@ -97,6 +97,46 @@ public record PowerLawFit(double a, double alpha, double alphaLower, double alph
         return covariance.clone();
     }
 
+    /**
+     * The fitted law in words with y's name and unit, as the console, the HTML report and the sweep chart's legend
+     * print it.
+     *
+     * @param yName what y is, e.g. {@code TTFT}; not blank
+     * @param yUnit y's unit, e.g. {@code ms} (the unit this fit was made in); not blank
+     * @return e.g. {@code TTFT ≈ 2.021 ms · n^0.589}, or with an offset {@code TTFT ≈ 12.3 ms + 0.5 ms · n^0.8}
+     */
+    public String formula(String yName, String yUnit) {
+        return formula(yName, yUnit, withOffset ? c : 0, a, alpha);
+    }
+
+    /**
+     * The one text of a power law {@code y ≈ c + a · n^α} for people; a and c with 4 significant digits (plain
+     * notation), α with 3 decimals.
+     *
+     * @param yName what y is, e.g. {@code TTFT}; not blank
+     * @param yUnit y's unit, e.g. {@code ms}; not blank
+     * @param c     offset in y's unit; 0 for the pure law (then not shown)
+     * @param a     scale in y's unit at n = 1
+     * @param alpha exponent α
+     * @return e.g. {@code TTFT ≈ 1.67 ms · n^0.711}
+     * @throws IllegalArgumentException when the name or unit is blank
+     */
+    public static String formula(String yName, String yUnit, double c, double a, double alpha) {
+        if (yName == null || yName.isBlank() || yUnit == null || yUnit.isBlank()) {
+            throw new IllegalArgumentException("a fit formula needs y's name and unit, was '" + yName + "' ["
+                    + yUnit + "]");
+        }
+        return yName + " ≈ " + (c == 0 ? "" : significant(c) + " " + yUnit + " + ") + significant(a) + " " + yUnit
+                + " · n^" + String.format(java.util.Locale.ROOT, "%.3f", alpha);
+    }
+
+    private static String significant(double v) {
+        if (!Double.isFinite(v)) {
+            return Double.toString(v);
+        }
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+    }
+
     /** @return the standard error of α */
     public double alphaStdError() {
         int k = withOffset ? 3 : 2;

@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.api.InvalidFieldException;
 import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -53,26 +54,28 @@ public record GridSpec(String rowAxis, List<Double> rowValues, List<Integer> con
     public GridSpec {
         rowAxis = rowAxis == null ? "concurrency" : rowAxis.strip().toLowerCase(Locale.ROOT);
         if (!rowAxis.equals("concurrency") && !rowAxis.equals("rate")) {
-            throw new IllegalArgumentException("grid: rowAxis must be concurrency or rate, was '" + rowAxis + "'");
+            throw new InvalidFieldException("rowAxis", "grid: rowAxis must be concurrency or rate, was '" + rowAxis
+                    + "'");
         }
         if (rowValues == null || rowValues.isEmpty()) {
-            throw new IllegalArgumentException("grid: rowValues needs at least one " + rowAxis + " value");
+            throw new InvalidFieldException("rowValues", "grid: rowValues needs at least one " + rowAxis + " value");
         }
         for (Double v : rowValues) {
             if (v == null || !(v > 0) || v.isInfinite()) {
-                throw new IllegalArgumentException("grid: rowValues must be > 0, was " + v);
+                throw new InvalidFieldException("rowValues", "grid: rowValues must be > 0, was " + v);
             }
             if (rowAxis.equals("concurrency") && v != Math.rint(v)) {
-                throw new IllegalArgumentException("grid: concurrency values must be whole numbers, was " + v);
+                throw new InvalidFieldException("rowValues", "grid: concurrency values must be whole numbers, was "
+                        + v);
             }
         }
         rowValues = List.copyOf(rowValues);
         if (contextTokens == null || contextTokens.isEmpty()) {
-            throw new IllegalArgumentException("grid: contextTokens needs at least one prompt length");
+            throw new InvalidFieldException("contextTokens", "grid: contextTokens needs at least one prompt length");
         }
         for (Integer c : contextTokens) {
             if (c == null || c < 1) {
-                throw new IllegalArgumentException("grid: contextTokens must be >= 1, was " + c);
+                throw new InvalidFieldException("contextTokens", "grid: contextTokens must be >= 1, was " + c);
             }
         }
         contextTokens = List.copyOf(contextTokens);
@@ -80,7 +83,7 @@ public record GridSpec(String rowAxis, List<Double> rowValues, List<Integer> con
             throw new IllegalArgumentException("grid: bound each cell with cellDuration (e.g. \"10s\") or cellRequests");
         }
         if (cellRequests != null && cellRequests < 1) {
-            throw new IllegalArgumentException("grid: cellRequests must be >= 1, was " + cellRequests);
+            throw new InvalidFieldException("cellRequests", "grid: cellRequests must be >= 1, was " + cellRequests);
         }
         warmup = warmup == null ? Duration.ZERO : warmup;
         if (rowAxis.equals("concurrency") && arrival != null) {
@@ -92,12 +95,12 @@ public record GridSpec(String rowAxis, List<Double> rowValues, List<Integer> con
         coldPrompts = coldPrompts == null || coldPrompts;
         metric = metric == null ? "ttft_from_intended" : metric.strip().toLowerCase(Locale.ROOT);
         if (!LATENCY_METRICS.contains(metric) && !RATE_METRICS.contains(metric)) {
-            throw new IllegalArgumentException("grid: metric must be one of " + LATENCY_METRICS + " or "
+            throw new InvalidFieldException("metric", "grid: metric must be one of " + LATENCY_METRICS + " or "
                     + RATE_METRICS + ", was '" + metric + "'");
         }
         statistic = statistic == null ? "p99" : statistic.strip().toLowerCase(Locale.ROOT);
         if (!STATISTICS.contains(statistic)) {
-            throw new IllegalArgumentException("grid: statistic must be one of " + STATISTICS + ", was '"
+            throw new InvalidFieldException("statistic", "grid: statistic must be one of " + STATISTICS + ", was '"
                     + statistic + "'");
         }
         seed = seed == null ? 42L : seed;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import org.latencylab.engine.api.InvalidFieldException;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.stats.Metric;
 import org.latencylab.engine.stats.Slo;
@@ -109,7 +110,8 @@ public record LoadSpec(
         }
         if (mode == LoadMode.CLOSED) {
             if (concurrency == null || concurrency < 1) {
-                throw new IllegalArgumentException("load: closed loop needs concurrency >= 1, was " + concurrency);
+                throw new InvalidFieldException("concurrency", "load: closed loop needs concurrency >= 1, was "
+                        + concurrency);
             }
             if (hasShape || arrival != null || shape != null) {
                 throw new IllegalArgumentException("load: rate, ramp, burst, phases, arrival and shape are open-loop "
@@ -135,22 +137,22 @@ public record LoadSpec(
                         + "open loop limits in-flight requests with maxInFlight");
             }
             if (rate != null && !(rate > 0 && !rate.isInfinite())) {
-                throw new IllegalArgumentException("load: rate must be > 0 req/s, was " + rate);
+                throw new InvalidFieldException("rate", "load: rate must be > 0 req/s, was " + rate);
             }
             if (phases != null && phases.isEmpty()) {
-                throw new IllegalArgumentException("load: phases must not be empty");
+                throw new InvalidFieldException("phases", "load: phases must not be empty");
             }
             arrival = arrival == null ? ArrivalProcess.POISSON : arrival;
             if (arrival == ArrivalProcess.GAMMA) {
                 if (shape == null || !(shape > 0) || shape.isInfinite()) {
-                    throw new IllegalArgumentException("load: arrival gamma needs shape > 0 (CV = 1/sqrt(shape)), was "
-                            + shape);
+                    throw new InvalidFieldException("shape", "load: arrival gamma needs shape > 0 (CV = 1/sqrt(shape)),"
+                            + " was " + shape);
                 }
             } else if (shape != null) {
                 throw new IllegalArgumentException("load: shape is only used with arrival: gamma");
             }
             if (maxInFlight != null && maxInFlight < 1) {
-                throw new IllegalArgumentException("load: maxInFlight must be >= 1, was " + maxInFlight);
+                throw new InvalidFieldException("maxInFlight", "load: maxInFlight must be >= 1, was " + maxInFlight);
             }
         }
         thinkTime = mode == LoadMode.CLOSED && thinkTime == null ? Duration.ZERO : thinkTime;
@@ -158,10 +160,10 @@ public record LoadSpec(
             throw new IllegalArgumentException("load: bound the step with duration (e.g. \"30s\") or requests");
         }
         if (duration != null && duration.isZero()) {
-            throw new IllegalArgumentException("load: duration must be > 0");
+            throw new InvalidFieldException("duration", "load: duration must be > 0");
         }
         if (requests != null && requests < 1) {
-            throw new IllegalArgumentException("load: requests must be >= 1, was " + requests);
+            throw new InvalidFieldException("requests", "load: requests must be >= 1, was " + requests);
         }
         warmup = warmup == null ? Duration.ZERO : warmup;
         cooldown = cooldown == null ? Duration.ZERO : cooldown;
@@ -173,20 +175,22 @@ public record LoadSpec(
                     + ") must be shorter than duration (" + duration.toMillis() + " ms" + ")");
         }
         if (maxRateRps != null && !(maxRateRps > 0 && !maxRateRps.isInfinite())) {
-            throw new IllegalArgumentException("load: maxRateRps must be > 0 req/s, was " + maxRateRps);
+            throw new InvalidFieldException("maxRateRps", "load: maxRateRps must be > 0 req/s, was " + maxRateRps);
         }
         atCap = atCap == null ? CapPolicy.QUEUE : atCap;
         if (firstTokenDeadline != null && firstTokenDeadline.isZero()) {
-            throw new IllegalArgumentException("load: firstTokenDeadline must be > 0 (leave it out for none)");
+            throw new InvalidFieldException("firstTokenDeadline", "load: firstTokenDeadline must be > 0 (leave it out"
+                    + " for none)");
         }
         contextTokens = contextTokens == null ? 128 : contextTokens;
         if (contextTokens < 1) {
-            throw new IllegalArgumentException("load: contextTokens must be >= 1, was " + contextTokens);
+            throw new InvalidFieldException("contextTokens", "load: contextTokens must be >= 1, was " + contextTokens);
         }
         coldPrompts = coldPrompts != null && coldPrompts;
         maxOutputTokens = maxOutputTokens == null ? 16 : maxOutputTokens;
         if (maxOutputTokens < 1) {
-            throw new IllegalArgumentException("load: maxOutputTokens must be >= 1, was " + maxOutputTokens);
+            throw new InvalidFieldException("maxOutputTokens", "load: maxOutputTokens must be >= 1, was "
+                    + maxOutputTokens);
         }
         stream = stream == null || stream;
         seed = seed == null ? 42L : seed;
@@ -280,11 +284,11 @@ public record LoadSpec(
     public record Ramp(double from, double to,  Duration over) {
         public Ramp {
             if (!(from >= 0) || !(to >= 0) || from + to <= 0) {
-                throw new IllegalArgumentException("ramp: from and to must be >= 0 req/s, not both 0; was "
-                        + from + " -> " + to);
+                throw new InvalidFieldException(!(from >= 0) || to >= 0 && from + to <= 0 ? "from" : "to",
+                        "ramp: from and to must be >= 0 req/s, not both 0; was " + from + " -> " + to);
             }
             if (over == null || over.isZero()) {
-                throw new IllegalArgumentException("ramp: over must be a duration > 0, e.g. \"60s\"");
+                throw new InvalidFieldException("over", "ramp: over must be a duration > 0, e.g. \"60s\"");
             }
         }
     }
@@ -302,14 +306,14 @@ public record LoadSpec(
                         @JsonProperty("for")  Duration length) {
         public Burst {
             if (!(base >= 0) || !(peak >= 0) || base + peak <= 0) {
-                throw new IllegalArgumentException("burst: base and peak must be >= 0 req/s, not both 0; was "
-                        + base + " / " + peak);
+                throw new InvalidFieldException(!(base >= 0) || peak >= 0 && base + peak <= 0 ? "base" : "peak",
+                        "burst: base and peak must be >= 0 req/s, not both 0; was " + base + " / " + peak);
             }
             if (at == null) {
-                throw new IllegalArgumentException("burst: at must be set, e.g. \"20s\"");
+                throw new InvalidFieldException("at", "burst: at must be set, e.g. \"20s\"");
             }
             if (length == null || length.isZero()) {
-                throw new IllegalArgumentException("burst: for must be a duration > 0, e.g. \"30s\"");
+                throw new InvalidFieldException("for", "burst: for must be a duration > 0, e.g. \"30s\"");
             }
         }
     }
@@ -332,10 +336,11 @@ public record LoadSpec(
                 throw new IllegalArgumentException("phase: give either rate or both from and to");
             }
             if (constant && !(rate >= 0) || ramped && (!(from >= 0) || !(to >= 0))) {
-                throw new IllegalArgumentException("phase: rates must be >= 0 req/s");
+                throw new InvalidFieldException(constant ? "rate" : !(from >= 0) ? "from" : "to",
+                        "phase: rates must be >= 0 req/s, was " + (constant ? rate : from + " -> " + to));
             }
             if (length == null || length.isZero()) {
-                throw new IllegalArgumentException("phase: for must be a duration > 0, e.g. \"30s\"");
+                throw new InvalidFieldException("for", "phase: for must be a duration > 0, e.g. \"30s\"");
             }
         }
     }
@@ -373,25 +378,27 @@ public record LoadSpec(
                            Boolean saturation, Double latencyRise, Double minThroughputGain, Integer minSamples) {
         public AutoStop {
             if (maxErrorRate != null && !(maxErrorRate > 0 && maxErrorRate <= 1)) {
-                throw new IllegalArgumentException("autoStop: maxErrorRate must be in (0, 1], was " + maxErrorRate);
+                throw new InvalidFieldException("maxErrorRate", "autoStop: maxErrorRate must be in (0, 1], was "
+                        + maxErrorRate);
             }
             window = window == null ? Duration.ofSeconds(5) : window;
             if (window.toSeconds() < 1) {
-                throw new IllegalArgumentException("autoStop: window must be >= 1s, was " + window.toMillis() + " ms");
+                throw new InvalidFieldException("window", "autoStop: window must be >= 1s, was " + window.toMillis()
+                        + " ms");
             }
             saturation = saturation != null && saturation;
             latencyRise = latencyRise == null ? 1.5 : latencyRise;
             if (!(latencyRise > 1)) {
-                throw new IllegalArgumentException("autoStop: latencyRise must be > 1, was " + latencyRise);
+                throw new InvalidFieldException("latencyRise", "autoStop: latencyRise must be > 1, was " + latencyRise);
             }
             minThroughputGain = minThroughputGain == null ? 0.05 : minThroughputGain;
             if (!(minThroughputGain >= 0)) {
-                throw new IllegalArgumentException("autoStop: minThroughputGain must be >= 0, was "
+                throw new InvalidFieldException("minThroughputGain", "autoStop: minThroughputGain must be >= 0, was "
                         + minThroughputGain);
             }
             minSamples = minSamples == null ? 20 : minSamples;
             if (minSamples < 1) {
-                throw new IllegalArgumentException("autoStop: minSamples must be >= 1, was " + minSamples);
+                throw new InvalidFieldException("minSamples", "autoStop: minSamples must be >= 1, was " + minSamples);
             }
         }
     }

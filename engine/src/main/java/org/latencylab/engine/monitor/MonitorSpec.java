@@ -1,5 +1,6 @@
 package org.latencylab.engine.monitor;
 
+import org.latencylab.engine.api.InvalidFieldException;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.latencylab.engine.compare.TargetEntry;
 import org.latencylab.engine.compare.Targets;
@@ -103,7 +104,7 @@ public record MonitorSpec(@JsonProperty("endpoints") List<TargetEntry> endpoints
     private static Integer atLeast(String field, Integer v, int dflt) {
         int x = v == null ? dflt : v;
         if (x < 1) {
-            throw new IllegalArgumentException(field + " must be >= 1, was " + x);
+            throw new InvalidFieldException(field, field + " must be >= 1, was " + x);
         }
         return x;
     }

@@ -47,7 +47,9 @@ import java.util.Map;
  *
  * <p>{@code run.json} (format {@value #FORMAT}): {@code format, name, status (running | completed | cancelled |
  * failed | interrupted), failure, started_at, duration_s, endpoint, environment {latencylab_version, java_version,
- * java_vendor, os, arch, cpus, clock, clock_origin_nanotime, clock_origin_epoch_ms, clock_origin_uncertainty_ms},
+ * java_vendor, os, arch, cpus, clock, http_path (which code measured the requests to the run's endpoint:
+ * {@code direct-http1}, {@code okhttp} or {@code grpc}, see {@link org.latencylab.engine.api.HttpPath}),
+ * clock_origin_nanotime, clock_origin_epoch_ms, clock_origin_uncertainty_ms},
  * spec {target, client, stats {tierMetric, tiers, slos} (what the run is judged with),
  * tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, tier (absent for a sweep, which is
  * judged per length), spec, result, summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices},
@@ -100,12 +102,25 @@ public final class RunFiles {
      * @return the {@code run.json} content of a run that has started
      */
     public static ObjectNode started(RunSpec spec, Instant startedAt, ClockOrigin origin) {
+        return started(spec, startedAt, origin, null);
+    }
+
+    /**
+     * @param spec      the run spec
+     * @param startedAt wall-clock start
+     * @param origin    the run's clock origin (written as {@code environment.clock_origin_*}), or null
+     * @param httpPath  which code measures the requests to the run's endpoint ({@code environment.http_path}), or
+     *                  null when not known yet
+     * @return the {@code run.json} content of a run that has started
+     */
+    public static ObjectNode started(RunSpec spec, Instant startedAt, ClockOrigin origin,
+                                     org.latencylab.engine.api.HttpPath httpPath) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("format", FORMAT);
         o.put("name", spec.name());
         o.put("status", "running");
         o.put("started_at", startedAt.toString());
-        o.set("environment", environment(origin));
+        o.set("environment", environment(origin, httpPath));
         o.set("spec", spec(spec));
         return o;
     }
@@ -115,7 +130,7 @@ public final class RunFiles {
      * @return the complete {@code run.json} content
      */
     public static ObjectNode finished(RunResult r) {
-        ObjectNode o = started(r.spec(), r.startedAt(), r.clockOrigin());
+        ObjectNode o = started(r.spec(), r.startedAt(), r.clockOrigin(), r.httpPath());
         o.put("status", r.status().id());
         if (r.failure() != null) {
             o.put("failure", r.failure());
@@ -458,7 +473,7 @@ public final class RunFiles {
         return o;
     }
 
-    private static ObjectNode environment(ClockOrigin origin) {
+    private static ObjectNode environment(ClockOrigin origin, org.latencylab.engine.api.HttpPath httpPath) {
         ObjectNode o = MAPPER.createObjectNode();
         String v = RunFiles.class.getPackage().getImplementationVersion();
         o.put("latencylab_version", v == null ? "dev" : v);
@@ -468,6 +483,9 @@ public final class RunFiles {
         o.put("arch", System.getProperty("os.arch"));
         o.put("cpus", Runtime.getRuntime().availableProcessors());
         o.put("clock", "System.nanoTime (monotonic)");
+        if (httpPath != null) {
+            o.put("http_path", httpPath.id()); // which code took the stamps: direct-http1, okhttp or grpc
+        }
         if (origin != null) {
             // requests.jsonl times + clock_origin_nanotime = absolute System.nanoTime() (CLOCK_MONOTONIC on Linux)
             o.put("clock_origin_nanotime", origin.nanoTime());

@@ -188,7 +188,8 @@ public final class RunReader {
         }
         return new RunResult(name, status, root.hasNonNull("failure") ? root.get("failure").asText() : null, dir,
                 started, duration, root.path("endpoint").asText(spec.target().describe()), spec, model.steps(),
-                model.overall(), notices, origin(root.path("environment")), trust(root.get("trust")));
+                model.overall(), notices, origin(root.path("environment")), trust(root.get("trust")),
+                httpPath(root.path("environment")));
     }
 
     private static String describe(StatsSettings s) {
@@ -208,6 +209,12 @@ public final class RunReader {
             }
         }
         return best;
+    }
+
+    /** @return the HTTP path a run recorded in {@code environment}, or null (older runs have none) */
+    private static org.latencylab.engine.api.HttpPath httpPath(JsonNode env) {
+        return env.hasNonNull("http_path") ? org.latencylab.engine.api.HttpPath.fromId(env.get("http_path").asText())
+                : null;
     }
 
     /** @return the clock origin a run recorded in {@code environment}, or null (older runs have none) */

@@ -1,6 +1,7 @@
 package org.latencylab.engine.run;
 
 import org.latencylab.engine.api.ClockOrigin;
+import org.latencylab.engine.api.HttpPath;
 import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.stats.LatencyCdf;
 import org.latencylab.engine.stats.SecondSeries;
@@ -33,14 +34,27 @@ import java.util.List;
  *                            clock; null when unknown (a run read from an older run directory)
  * @param trust               whether the client kept up during the run (hiccups, dispatch lag, CPU); null when no
  *                            check was made
+ * @param httpPath            which code measured the requests to the run's endpoint (own HTTP/1.1 exchange, OkHttp,
+ *                            gRPC); null when unknown (an older run, an imported one, or the run failed before its
+ *                            client was made). Steps with endpoints of their own may use other paths.
  */
 public record RunResult(String name, Status status, String failure, Path runDirectory, Instant startedAt,
                         Duration duration, String endpointDescription, RunSpec spec, List<StepOutcome> steps,
                         StatsReport overall, List<String> notices, ClockOrigin clockOrigin,
-                        TrustCheck trust) {
+                        TrustCheck trust, HttpPath httpPath) {
     public RunResult {
         steps = List.copyOf(steps);
         notices = List.copyOf(notices);
+    }
+
+    /**
+     * A run whose HTTP path is unknown ({@code httpPath} null); parameters as in the canonical constructor.
+     */
+    public RunResult(String name, Status status, String failure, Path runDirectory, Instant startedAt,
+                     Duration duration, String endpointDescription, RunSpec spec, List<StepOutcome> steps,
+                     StatsReport overall, List<String> notices, ClockOrigin clockOrigin, TrustCheck trust) {
+        this(name, status, failure, runDirectory, startedAt, duration, endpointDescription, spec, steps, overall,
+                notices, clockOrigin, trust, null);
     }
 
     /** How a run ended. */

@@ -336,6 +336,10 @@ public final class ScenarioLoader {
             }
             Throwable c = e.getCause() != null ? e.getCause() : e;
             String at = prefix + path(e);
+            if (c instanceof org.latencylab.engine.api.InvalidFieldException f) {
+                // the spec named the field it refused: point at it, e.g. experiments[0].rate, experiments[0].burst.peak
+                at = (at.endsWith(".") || at.isEmpty() ? at : at + ".") + f.field();
+            }
             if (at.endsWith(".")) {
                 at = at.substring(0, at.length() - 1);
             }

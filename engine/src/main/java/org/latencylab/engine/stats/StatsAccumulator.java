@@ -302,7 +302,8 @@ public final class StatsAccumulator {
             tallies.forEach(t -> sloResults.add(t.result()));
         }
         List<String> warnings = new ArrayList<>();
-        summaries.values().forEach(s -> warnings.addAll(s.warnings()));
+        // one line per percentile for all metrics (each metric's own lines stay in its summary)
+        warnings.addAll(Summaries.sampleSizeNotices(summaries.values()));
         if (sent == 0) {
             warnings.add("no requests");
         } else if (succeeded == 0) {

@@ -195,6 +195,70 @@ public final class Summaries {
         return rank == n ? "max" : rank == 1 ? "min" : "x(" + rank + ")";
     }
 
+    /**
+     * The sample-size notices of several metrics of one set of requests (a step, a run), one line per percentile
+     * instead of one per metric and percentile: the metrics of a step share their sample sizes, so "P99.9 rests on
+     * too few samples" would otherwise be said once for every metric. The per-metric lines stay in each
+     * {@link MetricSummary#warnings()}; the other warnings of a summary (e.g. {@code "itl: no samples"}) are kept
+     * as they are, after the collapsed lines.
+     *
+     * @param summaries the metrics' summaries, in display order; not null
+     * @return e.g. {@code "P99.9: fewer than 10 samples above it in ttft, e2e (8 samples) and itl (16 samples); treat
+     *         as an estimate of the max; the interval covers only 0.79–1.6 % (target 95 %)"}, in ascending percentile
+     *         order; empty when every percentile rests on enough samples
+     */
+    public static List<String> sampleSizeNotices(java.util.Collection<MetricSummary> summaries) {
+        java.util.TreeMap<Double, List<Thin>> thin = new java.util.TreeMap<>();
+        List<String> other = new ArrayList<>();
+        for (MetricSummary m : summaries) {
+            if (m.count() == 0) {
+                other.addAll(m.warnings());
+                continue;
+            }
+            for (PercentileEstimate e : m.percentiles()) {
+                if (!e.enoughSamples() || !e.meetsConfidence()) {
+                    thin.computeIfAbsent(e.percentile(), k -> new ArrayList<>()).add(new Thin(m.metric(), m.count(), e));
+                }
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        thin.forEach((p, entries) -> {
+            List<String> parts = new ArrayList<>();
+            String few = bySampleSize(entries.stream().filter(x -> !x.e().enoughSamples()).toList());
+            if (!few.isEmpty()) {
+                parts.add(String.format(Locale.ROOT, "fewer than %d samples above it in %s; treat as an estimate of the"
+                        + " max", PercentileEstimate.MIN_SAMPLES_ABOVE, few));
+            }
+            List<PercentileEstimate> shortCover = entries.stream().map(Thin::e).filter(e -> !e.meetsConfidence()).toList();
+            if (!shortCover.isEmpty()) {
+                double lo = shortCover.stream().mapToDouble(PercentileEstimate::confidence).min().orElseThrow();
+                double hi = shortCover.stream().mapToDouble(PercentileEstimate::confidence).max().orElseThrow();
+                String enough = bySampleSize(entries.stream().filter(x -> x.e().enoughSamples()
+                        && !x.e().meetsConfidence()).toList());
+                parts.add((enough.isEmpty() ? "" : "in " + enough + " ") + "the interval covers only "
+                        + (percent(lo).equals(percent(hi)) ? percent(lo) : percent(lo) + "–" + percent(hi))
+                        + " % (target " + percent(shortCover.get(0).targetConfidence()) + " %)");
+            }
+            lines.add("P" + PercentileEstimate.label(p) + ": " + String.join("; ", parts));
+        });
+        lines.addAll(other);
+        return lines;
+    }
+
+    /** A percentile of one metric that rests on too few samples or whose interval falls short of its target. */
+    private record Thin(String metric, long n, PercentileEstimate e) {
+    }
+
+    /** "ttft, e2e (8 samples) and itl (16 samples)": metrics grouped by their sample size, smallest first. */
+    private static String bySampleSize(List<Thin> entries) {
+        java.util.TreeMap<Long, List<String>> byN = new java.util.TreeMap<>();
+        entries.forEach(x -> byN.computeIfAbsent(x.n(), k -> new ArrayList<>()).add(x.metric()));
+        List<String> groups = new ArrayList<>();
+        byN.forEach((n, metrics) -> groups.add(String.join(", ", metrics) + " (" + n + " samples)"));
+        return groups.size() <= 1 ? String.join("", groups)
+                : String.join(", ", groups.subList(0, groups.size() - 1)) + " and " + groups.get(groups.size() - 1);
+    }
+
     /** A probability as percent with two significant digits below 10 % (e.g. "75", "20", "0.98", "0"). */
     private static String percent(double probability) {
         double pct = probability * 100;

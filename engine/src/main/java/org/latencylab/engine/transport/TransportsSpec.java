@@ -1,5 +1,6 @@
 package org.latencylab.engine.transport;
 
+import org.latencylab.engine.api.InvalidFieldException;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -84,7 +85,7 @@ public record TransportsSpec(List<String> transports, List<String> networks, Lis
     private static Integer atLeast(String field, Integer v, int dflt) {
         int x = v == null ? dflt : v;
         if (x < 1) {
-            throw new IllegalArgumentException(field + " must be >= 1, was " + x);
+            throw new InvalidFieldException(field, field + " must be >= 1, was " + x);
         }
         return x;
     }

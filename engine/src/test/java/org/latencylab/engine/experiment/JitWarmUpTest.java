@@ -31,6 +31,11 @@ class JitWarmUpTest {
                     java.util.Map.of(), true);
             assertThat(client.measuresDirectly(tls)).isFalse();
             assertThat(client.measuresDirectly(plain)).isTrue();
+            // what run.json records as environment.http_path
+            assertThat(client.httpPath(tls)).isEqualTo(org.latencylab.engine.api.HttpPath.OKHTTP);
+            assertThat(client.httpPath(plain)).isEqualTo(org.latencylab.engine.api.HttpPath.DIRECT_HTTP1);
+            assertThat(client.httpPath(new Endpoint("grpc", Protocol.KSERVE_GRPC, "http://127.0.0.1:9", "m", null,
+                    java.util.Map.of(), true))).isEqualTo(org.latencylab.engine.api.HttpPath.GRPC);
             // the TLS endpoint itself is never contacted: the warm-up talks to its own simulator
             assertThat(JitWarmUp.forEndpoint(client, tls)).isPositive();
             assertThat(JitWarmUp.forEndpoint(client, plain)).isPositive();
@@ -39,6 +44,8 @@ class JitWarmUpTest {
                 org.latencylab.engine.client.HttpVersion.AUTO, false)) {
             assertThat(library.measuresDirectly(new Endpoint("plain", Protocol.OPENAI_CHAT, "http://127.0.0.1:9", "m",
                     null, java.util.Map.of(), true))).isFalse();
+            assertThat(library.httpPath(new Endpoint("plain", Protocol.OPENAI_CHAT, "http://127.0.0.1:9", "m",
+                    null, java.util.Map.of(), true))).isEqualTo(org.latencylab.engine.api.HttpPath.OKHTTP);
         }
     }
 

@@ -35,8 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Golden files: {@code run.json} and {@code summary.csv} of a fixed set of requests are exactly the files kept
  * under {@code src/test/resources/golden/}, whatever the default locale (a German or Turkish locale must not turn
- * decimal points into commas or {@code i} into {@code İ}). The environment block, which names the machine, is left
- * out of the comparison. To accept an intended format change, run with {@code -Dgolden.update=true} and review the
+ * decimal points into commas or {@code i} into {@code İ}). The environment fields that name the machine (versions,
+ * OS, architecture, CPUs) are left out of the comparison; the run's own (clock, clock origin, HTTP path) are in it. To accept an intended format change, run with {@code -Dgolden.update=true} and review the
  * diff.
  */
 class RunFilesGoldenTest {
@@ -77,7 +77,8 @@ class RunFilesGoldenTest {
                 Duration.ofMillis(7_250), "simulator small-fast", spec, m.steps(), m.overall(),
                 List.of("no power-law fit: it needs at least 3 context lengths with successful requests, got 2"),
                 new ClockOrigin(1_000_000_000L, 1_796_029_200_000_000L, 2_000L),
-                new TrustCheck(0.1, 0.25, 0.5, 7_250, 0.5, 0.125, 0.2, 100.0, false, "the client kept up"));
+                new TrustCheck(0.1, 0.25, 0.5, 7_250, 0.5, 0.125, 0.2, 100.0, false, "the client kept up"),
+                org.latencylab.engine.api.HttpPath.DIRECT_HTTP1);
     }
 
     /** A successful streamed request: sent at {@code sendMs}, first token after {@code ttftMs}, then 3 tokens. */
@@ -118,7 +119,9 @@ class RunFilesGoldenTest {
                 Path dir = Files.createDirectories(tmp.resolve(l.toLanguageTag()));
                 RunResult r = fixedRun(dir);
                 ObjectNode json = RunFiles.finished(r);
-                json.remove("environment");
+                // the fields that name the machine are left out; the run's own (clock origin, HTTP path) are compared
+                ((ObjectNode) json.get("environment")).remove(List.of("latencylab_version", "java_version",
+                        "java_vendor", "os", "arch", "cpus"));
                 String runJson = RunFiles.mapper().writeValueAsString(json) + "\n";
                 RunFiles.writeSummaryCsv(dir, r);
                 String csv = Files.readString(dir.resolve(RunFiles.SUMMARY_CSV), StandardCharsets.UTF_8);

@@ -155,6 +155,34 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void aValueASpecRefusesIsReportedAtItsFieldNotAtTheStep() {
+        String base = "name: x\nendpoint: {builtin: sim}\nexperiments:\n  - {type: load, ";
+        java.util.Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("rate: -5, duration: 2s", "experiments[0].rate': load: rate must be > 0 req/s, was -5.0");
+        cases.put("rate: 5, requests: -1", "experiments[0].requests': load: requests must be >= 1, was -1");
+        cases.put("rate: 5, duration: 2s, maxInFlight: -2", "experiments[0].maxInFlight'");
+        cases.put("rate: 5, duration: 2s, maxRateRps: -1", "experiments[0].maxRateRps'");
+        cases.put("rate: 5, duration: 2s, contextTokens: 0", "experiments[0].contextTokens'");
+        cases.put("rate: 5, duration: 2s, maxOutputTokens: -4", "experiments[0].maxOutputTokens'");
+        cases.put("rate: 5, duration: 2s, arrival: gamma, shape: -1", "experiments[0].shape'");
+        cases.put("concurrency: 0, duration: 2s", "experiments[0].concurrency'");
+        cases.put("rate: 5, duration: 0s", "experiments[0].duration'");
+        cases.put("burst: {base: 5, peak: -1, at: 1s, for: 1s}, duration: 3s", "experiments[0].burst.peak'");
+        cases.put("ramp: {from: 1, to: 5, over: 0s}, duration: 3s", "experiments[0].ramp.over'");
+        cases.put("phases: [{rate: -2, for: 1s}], duration: 3s", "experiments[0].phases[0].rate'");
+        cases.put("rate: 5, duration: 2s, autoStop: {minSamples: 0}", "experiments[0].autoStop.minSamples'");
+        cases.forEach((fields, expected) -> assertThat(error(base + fields + "}\n")).as(fields)
+                .startsWith("s.yaml: field '").contains(expected));
+        String other = "name: x\nendpoint: {builtin: sim}\nexperiments: ";
+        assertThat(error(other + "[{type: probe, concurrency: 0}]"))
+                .contains("field 'experiments[0].concurrency': concurrency must be >= 1, was 0");
+        assertThat(error(other + "[{type: sweep, contextTokens: [2048, -1]}]"))
+                .contains("field 'experiments[0].contextTokens'");
+        assertThat(error(other + "[{type: probe}, {type: grid, rowAxis: rate, rowValues: [-3], contextTokens: [64],"
+                + " cellRequests: 5}]")).contains("field 'experiments[1].rowValues'");
+    }
+
+    @Test
     void missingFileIsNamed(@TempDir Path dir) {
         Path f = dir.resolve("nope.yaml");
         assertThatThrownBy(() -> StepCatalog.loader().load(f)).isInstanceOf(IllegalArgumentException.class)

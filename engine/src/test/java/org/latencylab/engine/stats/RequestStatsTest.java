@@ -111,7 +111,12 @@ class RequestStatsTest {
         assertThat(r.tierMetric()).isEqualTo("ttft");
         assertThat(r.tier().name()).isEqualTo("Tier-1");
         assertThat(r.errorRate()).isCloseTo(1 / 21.0, within(1e-12));
-        assertThat(r.warnings()).anyMatch(w -> w.startsWith("ttft P95 from 20 samples"));
+        // the step's notices say each thin percentile once, naming every metric it applies to (not once per metric)
+        assertThat(r.warnings()).filteredOn(w -> w.startsWith("P95: ")).singleElement().asString()
+                .contains("fewer than 10 samples above it in ttft, time_to_first_content, ttfb, e2e, tpot (20 samples)");
+        assertThat(r.warnings()).filteredOn(w -> w.startsWith("P99.9: ")).hasSize(1);
+        assertThat(r.warnings()).noneMatch(w -> w.startsWith("ttft P95 from"));
+        assertThat(r.summary("ttft").orElseThrow().warnings()).anyMatch(w -> w.startsWith("ttft P95 from 20 samples"));
     }
 
     @Test

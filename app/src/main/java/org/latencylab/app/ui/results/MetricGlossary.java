@@ -14,7 +14,7 @@ public final class MetricGlossary {
         TERMS.put("ttft", "TTFT (time to first token): send → the first event that carries generated text of any kind"
                 + " (answer, reasoning, tool-call arguments). Role-only events, empty strings, SSE comments, pings and"
                 + " usage-only events do not count.");
-        TERMS.put("time_to_first_content", "Time to first answer text: send → first non-reasoning answer text.");
+        TERMS.put("time_to_first_content", "Time to first content: send → the first answer (non-reasoning) text.");
         TERMS.put("ttfb", "TTFB (time to first byte): send → response headers received.");
         TERMS.put("e2e", "E2E (end-to-end latency): send → end of the stream (end marker or close).");
         TERMS.put("tpot", "TPOT (time per output token): (E2E − TTFT) / (output tokens − 1).");
@@ -58,7 +58,7 @@ public final class MetricGlossary {
     /**
      * @param metric a metric id
      * @return its display name from the charts' {@link org.latencylab.charts.MetricNames} (the one place that names
-     *         metrics), capitalised for a table: {@code TTFT}, {@code Time to first answer}
+     *         metrics), capitalised for a table: {@code TTFT}, {@code Time to first content}
      */
     public static String displayName(String metric) {
         String n = org.latencylab.charts.MetricNames.name(metric);
