@@ -14,7 +14,8 @@ import java.util.concurrent.CountDownLatch;
  * alone (and its tests) can launch a simulator process. Options are {@code --name value} pairs only, so they are
  * read from a map rather than with a command-line library, which the engine does not depend on.
  *
- * <p>Behaves like a real engine where a benchmark cares: prints a startup line and then {@code ready on URL};
+ * <p>Behaves like a real engine where a benchmark cares: warms its own code first ({@link SimWarmUp}, up to 1.5 s),
+ * then prints a startup line and {@code ready on URL};
  * exits with status {@value #EXIT_OUT_OF_MEMORY} and a "CUDA out of memory" line on standard error when the
  * configuration does not fit in the simulated GPU at start, or later when a request overflows it; stops on SIGTERM
  * (shutdown hook closes the server).
@@ -105,6 +106,9 @@ public final class SimMain {
      */
     public static int serve(SimProfile profile, SimOptions options, PrintStream out, PrintStream err,
                             CountDownLatch stop) throws InterruptedException {
+        if (SimWarmUp.enabled()) {
+            SimWarmUp.run(); // before the port is bound: a client waiting for "ready on" meets compiled code
+        }
         SimServer server;
         try {
             server = SimServer.start(profile, options);
