@@ -351,6 +351,11 @@ public final class ConsoleReport {
                         + " over %.2f s from the first start to the last response end%n", s.sent(), s.succeeded(),
                 s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
                 Nanos.toSeconds(s.wallSpanNanos()));
+        if (s.cancelled() > 0) {
+            out.printf(Locale.ROOT, "note: the %d cancelled requests are left out of the percentiles above; they were"
+                    + " still waiting when the run stopped, the slowest of all, so the tail is understated%n",
+                    s.cancelled());
+        }
         printErrors(s, examples, out);
         for (String w : s.warnings()) {
             if (!w.contains("samples above it")) { // those are the starred cells above
@@ -375,6 +380,9 @@ public final class ConsoleReport {
                     + " covers less than 95 %");
         }
         out.println("fit: " + sw.fitMessage());
+        if (sw.fitP50() != null) {
+            out.println("     " + SweepRunner.FIT_CAVEAT);
+        }
         if (sw.fitP95() != null) {
             var f = sw.fitP95();
             boolean quantile = f.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
@@ -385,7 +393,8 @@ public final class ConsoleReport {
                     f.rSquared());
         }
         for (SweepRunner.Extrapolation e : sw.extrapolations()) {
-            out.printf(Locale.ROOT, "extrapolated to %d tokens: P50 TTFT %s (band %s–%s), P95 %s%n", e.contextTokens(),
+            out.printf(Locale.ROOT, "extrapolated to %d tokens (a model, not a measurement): P50 TTFT %s (95%% confidence"
+                            + " band of the fitted curve %s–%s), P95 %s%n", e.contextTokens(),
                     Units.ms(e.p50TtftMs()), Units.ms(e.p50LowerMs()), Units.ms(e.p50UpperMs()), Units.ms(e.p95TtftMs()));
         }
     }

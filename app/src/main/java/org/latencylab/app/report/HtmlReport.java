@@ -328,11 +328,16 @@ public final class HtmlReport {
             if (overheads.isArray()) {
                 baseline(st.path("result"));
             }
-            if (st.has("summary") && !ranking.isObject() && !overheads.isArray()) {
-                percentiles(st.get("summary"));
-            }
-            if (st.path("result").path("points").isArray() && st.path("result").has("fitMessage")) {
+            boolean isSweep = st.path("result").path("points").isArray() && st.path("result").has("fitMessage");
+            if (isSweep) { // per length first: TTFT of all lengths pooled says nothing about any of them
                 sweep(st.path("result"));
+            }
+            if (st.has("summary") && !ranking.isObject() && !overheads.isArray()) {
+                if (isSweep) {
+                    a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
+                            + " TTFT and E2E per length are above.</p>\n");
+                }
+                percentiles(st.get("summary"));
             }
         }
         if (!records.isEmpty()) {
@@ -403,6 +408,9 @@ public final class HtmlReport {
                     .t(interval(p, "p95") + (p.path("p95Measured").asBoolean(true) ? "" : "*")).a("</td></tr>\n");
         }
         a("</table>\n<p><b>Fit:</b> ").t(result.path("fitMessage").asText()).a("</p>\n");
+        if (result.path("fitP50").isObject()) {
+            a("<p>").t(org.latencylab.engine.experiment.SweepRunner.FIT_CAVEAT).a(".</p>\n");
+        }
         JsonNode f = result.path("fitP95");
         if (f.isObject()) {
             boolean quantile = "LOG_QUANTILE".equals(f.path("estimator").asText());
@@ -420,7 +428,8 @@ public final class HtmlReport {
         if (extrapolations.isArray() && !extrapolations.isEmpty()) {
             a("<p><b>Extrapolated</b> beyond the measured lengths (a model, not a measurement):</p><ul>");
             for (JsonNode e : extrapolations) {
-                a("<li>").t(String.format(Locale.ROOT, "%d tokens: P50 TTFT %s (band %s–%s), P95 %s",
+                a("<li>").t(String.format(Locale.ROOT, "%d tokens: P50 TTFT %s (95 %% confidence band of the fitted"
+                        + " curve %s–%s), P95 %s",
                         e.path("contextTokens").asInt(), Units.ms(e.path("p50TtftMs").asDouble()),
                         Units.ms(e.path("p50LowerMs").asDouble()), Units.ms(e.path("p50UpperMs").asDouble()),
                         Units.ms(e.path("p95TtftMs").asDouble()))).a("</li>");
@@ -514,7 +523,11 @@ public final class HtmlReport {
         if (views.get(MetricDefinition.LATENCYLAB).ttft().count() == 0) {
             return;
         }
-        a("<p><b>Metric-definition lens</b>: the same requests under each tool's definitions (P50 / P95). ")
+        boolean lengths = records.stream().mapToInt(RequestRecord::contextTokens).filter(n -> n > 0).distinct()
+                .count() > 1;
+        a("<p><b>Metric-definition lens</b>: the same requests under each tool's definitions (P50 / P95")
+                .t(lengths ? "; every step and context length pooled: compare the rows with each other, not with"
+                        + " one length's figures" : "").a("). ")
                 .t(MetricLens.requestsWithEarlyChunk(records) + " request(s) had a role-only first chunk before"
                         + " their first token.").a("</p>\n<table><tr><th class=\"l\">definitions of</th><th>TTFT</th>"
                         + "<th>ITL</th><th>TPOT</th><th>E2E</th></tr>\n");

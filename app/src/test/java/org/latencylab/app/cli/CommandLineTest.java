@@ -68,8 +68,10 @@ class CommandLineTest {
                 .contains("SLOs: all passed");
         // the metric's one name (MetricNames), as in the charts and the HTML report; not a console-only alias
         assertThat(r.out()).containsPattern("(?m)^time to first content +20 ").doesNotContain("first answer");
-        // both fitted laws say y's unit
-        assertThat(r.out()).containsPattern("fit: P50 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+ ")
+        // both fitted laws say y's unit; the P50 law also what n is, and both α intervals by name
+        assertThat(r.out()).containsPattern("fit: P50 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+, n = prompt tokens \\(α 95% CI:"
+                        + " parametric [0-9.]+–[0-9.]+, bootstrap [0-9.]+–[0-9.]+;")
+                .contains("α's intervals cover sampling error only")
                 .containsPattern("fit P95 \\(.*\\): P95 TTFT ≈ [0-9.]+ ms · n\\^[0-9.]+ ");
         assertThat(RequestLog.read(out.resolve("requests.jsonl"))).hasSize(29);
         JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());

@@ -23,6 +23,14 @@ import java.util.Map;
  * Fewer than 3 lengths (4 with offset) give a notice and no fit. Stateless and thread-safe.
  */
 public final class SweepRunner implements StepRunner<SweepSpec> {
+    /**
+     * What the α intervals of a sweep fit do not cover, shown under every fit (console, report): the intervals are
+     * sampling error under the model; a wrong model (a fixed cost the pure law cannot follow) biases α itself.
+     */
+    public static final String FIT_CAVEAT = "α's intervals cover sampling error only: a fixed per-request cost that"
+            + " a·n^α cannot follow (network, client, the server's own overhead) pulls α low; with 4 or more context"
+            + " lengths, fitOffset: true fits c + a·n^α and separates it";
+
     @Override
     public StepResult run(SweepSpec spec, String label, StepContext ctx) throws InterruptedException {
         List<SweepPoint> points = new ArrayList<>();
@@ -63,7 +71,7 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
                 p50 = fits.center();
                 p95 = fits.upper();
                 message = String.format(java.util.Locale.ROOT,
-                        "%s %s (α 95%% CI %.3f–%.3f%s; R² %.4f; %d requests)",
+                        "%s %s, n = prompt tokens (α 95%% CI: parametric %.3f–%.3f%s; R² %.4f; %d requests)",
                         spec.fitOffset() ? "mean" : "P50", p50.formula("TTFT", "ms"),
                         p50.alphaLower(), p50.alphaUpper(), p50.bootstrap() == null ? ""
                                 : String.format(java.util.Locale.ROOT, ", bootstrap %.3f–%.3f",
