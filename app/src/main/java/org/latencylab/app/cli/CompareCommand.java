@@ -59,6 +59,7 @@ final class CompareCommand implements Callable<Integer> {
             head.append(String.format(Locale.ROOT, " %-24s", (i + 1) + "."));
         }
         out.println(head);
+        boolean anyThin = false;
         for (RunComparison.Row row : rows) {
             if (row.valuesMs().stream().allMatch(v -> Double.isNaN(v))) {
                 continue;
@@ -66,7 +67,8 @@ final class CompareCommand implements Callable<Integer> {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-10s",
                     "P" + (int) row.percentile() + " " + row.metric().toUpperCase(Locale.ROOT)));
             for (int i = 0; i < infos.size(); i++) {
-                String cell = Units.ms(row.valuesMs().get(i));
+                String cell = Units.ms(row.valuesMs().get(i)) + (row.thin().get(i) ? "*" : "");
+                anyThin |= row.thin().get(i);
                 if (i != baseline - 1 && !Double.isNaN(row.deltaMs().get(i))) {
                     cell += String.format(Locale.ROOT, " (%+.1f %%)", row.deltaPct().get(i));
                 }
@@ -75,6 +77,10 @@ final class CompareCommand implements Callable<Integer> {
             out.println(line);
         }
         out.println();
+        if (anyThin) {
+            out.println("* fewer than 10 samples above this percentile in that run: an estimate near its maximum, so a"
+                    + " difference against it says little");
+        }
         out.println("(Δ % against run " + baseline + "; an imported run's numbers follow its tool's definitions:"
                 + " see 'latencylab lens')");
         return ExitCodes.OK;

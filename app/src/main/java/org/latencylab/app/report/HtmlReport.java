@@ -561,7 +561,7 @@ public final class HtmlReport {
                     .a("</td>");
             for (int i = 0; i < runs.size(); i++) {
                 double v = row.valuesMs().get(i);
-                a("<td>").t(Units.ms(v));
+                a("<td>").t(Units.ms(v) + (row.thin().get(i) ? "*" : ""));
                 if (i != baseline && !Double.isNaN(row.deltaMs().get(i))) {
                     a("<br><span class=\"muted\">").t(EndpointsReport.signed(row.deltaMs().get(i))
                             + String.format(Locale.ROOT, " (%+.1f %%)", row.deltaPct().get(i))).a("</span>");
@@ -571,6 +571,10 @@ public final class HtmlReport {
             a("</tr>\n");
         }
         a("</table>\n");
+        if (diffs.stream().anyMatch(row -> row.thin().contains(true))) {
+            a("<p>* fewer than 10 samples above this percentile in that run: an estimate near its maximum, so a"
+                    + " difference against it says little.</p>\n");
+        }
         for (boolean e2e : new boolean[]{false, true}) {
             String name = e2e ? "E2E" : "TTFT";
             List<SampleSet> sets = new ArrayList<>();

@@ -34,8 +34,8 @@ class WorkflowCommandsTest {
         assertThat(c.code()).as(c.err()).isZero();
         assertThat(c.out()).contains("1. vllm-bench-serve-detailed (vllm-bench) — baseline")
                 .contains("2. aiperf-profile_export (aiperf)");
-        // P50 TTFT: vLLM 118 ms (baseline), AIPerf 110 ms → −6.8 %
-        assertThat(c.out()).containsPattern("P50 TTFT\\s+118 ms\\s+110 ms \\(-6\\.8 %\\)");
+        // P50 TTFT: vLLM 118 ms (baseline), AIPerf 110 ms → −6.8 %; 4 requests each, so every value is starred
+        assertThat(c.out()).containsPattern("P50 TTFT\\s+118 ms\\*\\s+110 ms\\* \\(-6\\.8 %\\)");
         // one run is nothing to compare: a usage error naming the parameter, not a one-column table
         CommandLineTest.Result one = run("compare", dir.resolve("vllm").toString());
         assertThat(one.code()).isEqualTo(2);
@@ -173,5 +173,9 @@ class WorkflowCommandsTest {
         assertThat(c.out()).containsPattern("1\\. twin · started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC · a "
                         + "\\(latencylab\\) — baseline")
                 .containsPattern("2\\. twin · started [0-9: -]+ UTC · a-copy \\(latencylab\\)");
+        // 10 requests: P50 rests on 5 samples above it (starred in the run), P99 on none; compare keeps the marks
+        assertThat(c.out()).containsPattern("(?m)^P99 TTFT +[0-9.]+ ms\\* ")
+                .containsPattern("(?m)^P50 TTFT +[0-9.]+ ms\\* ")
+                .contains("* fewer than 10 samples above this percentile in that run");
     }
 }

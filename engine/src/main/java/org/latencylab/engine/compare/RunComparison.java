@@ -59,6 +59,22 @@ public final class RunComparison {
             }
             return Double.NaN;
         }
+
+        /**
+         * @param metric     metric id
+         * @param percentile percent
+         * @return false when the run's summary marks the percentile as resting on fewer than 10 samples above it
+         *         ({@code enough_samples: false}: an estimate near the maximum); true otherwise, also when the run
+         *         does not say (imported runs)
+         */
+        public boolean enoughSamples(String metric, double percentile) {
+            for (JsonNode e : summary().path("metrics").path(metric).path("percentiles")) {
+                if (Math.abs(e.path("p").asDouble() - percentile) < 1e-9) {
+                    return e.path("enough_samples").asBoolean(true);
+                }
+            }
+            return true;
+        }
     }
 
     /**
@@ -142,9 +158,11 @@ public final class RunComparison {
      * @param valuesMs   the value of each run, ms (NaN = not measured)
      * @param deltaMs    value − baseline value, ms, per run (NaN when either is missing; 0 for the baseline)
      * @param deltaPct   that difference in percent of the baseline value
+     * @param thin       per run, true when its value rests on fewer than 10 samples above it (an estimate near the
+     *                   maximum, shown with {@code *}; a difference involving it says little)
      */
     public record Row(String metric, double percentile, List<Double> valuesMs, List<Double> deltaMs,
-                      List<Double> deltaPct) {
+                      List<Double> deltaPct, List<Boolean> thin) {
     }
 
     /**
@@ -202,14 +220,16 @@ public final class RunComparison {
                 List<Double> v = new ArrayList<>();
                 List<Double> d = new ArrayList<>();
                 List<Double> pct = new ArrayList<>();
+                List<Boolean> thin = new ArrayList<>();
                 for (RunInfo r : runs) {
+                    thin.add(!r.enoughSamples(m, p));
                     double x = r.percentileMs(m, p);
                     v.add(x);
                     double delta = Double.isNaN(x) || Double.isNaN(base) ? Double.NaN : x - base;
                     d.add(delta);
                     pct.add(Double.isNaN(delta) || base == 0 ? Double.NaN : 100 * delta / base);
                 }
-                rows.add(new Row(m, p, v, d, pct));
+                rows.add(new Row(m, p, v, d, pct, thin));
             }
         }
         return rows;
