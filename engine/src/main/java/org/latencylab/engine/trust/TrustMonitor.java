@@ -52,6 +52,12 @@ public final class TrustMonitor {
     }
 
     /**
+     * Process CPU share of all cores below which a hiccup verdict adds that other load on the machine held the
+     * client up (a client busy with its own work uses more).
+     */
+    static final double BUSY_ELSEWHERE_BELOW = 0.5;
+
+    /**
      * Applies the rule of {@link TrustCheck} to measured figures.
      *
      * @param hiccups          oversleep per 1 ms interval, ns
@@ -83,6 +89,12 @@ public final class TrustMonitor {
             StringBuilder why = new StringBuilder();
             if (hiccupBad || !lagBad && !cpuBad) {
                 why.append(String.format(Locale.ROOT, "hiccup P99 = %s", ms(p99)));
+                if (!Double.isNaN(cpuLoad) && cpuLoad < BUSY_ELSEWHERE_BELOW) {
+                    // the process could not run on time although it asked for little CPU: the cores were busy with
+                    // something else (another program, or a test suite beside the run)
+                    why.append(String.format(Locale.ROOT, " while the client used only %.0f %% of all CPU cores:"
+                            + " other load on this machine held it up", cpuLoad * 100));
+                }
             }
             if (lagBad) {
                 why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,

@@ -28,7 +28,12 @@ class TrustMonitorTest {
         assertThat(t.hiccupP99Ms()).as("P99 of time, the filled-in wake-ups included").isBetween(20.0, 39.0);
         assertThat(t.trustedUpToPercentile()).isBetween(95.0, 97.0);
         assertThat(t.message()).startsWith("client saturated: latencies above P9").contains("are not trustworthy")
-                .endsWith(String.format(java.util.Locale.ROOT, "; hiccup P99 = %.0f ms", t.hiccupP99Ms()));
+                .contains(String.format(java.util.Locale.ROOT, "; hiccup P99 = %.0f ms", t.hiccupP99Ms()))
+                // 40 % of the cores: the client asked for little, so something else on the machine held it up
+                .endsWith("while the client used only 40 % of all CPU cores: other load on this machine held it up");
+        TrustCheck busy = TrustMonitor.judge(hiccups(9_000, 38_000_000, 10), 0.3, 0.0, 0, 0.5, 0.8);
+        assertThat(busy.message()).endsWith(String.format(java.util.Locale.ROOT, "; hiccup P99 = %.0f ms",
+                busy.hiccupP99Ms()));
     }
 
     @Test
