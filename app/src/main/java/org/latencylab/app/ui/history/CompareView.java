@@ -84,6 +84,15 @@ public final class CompareView {
         split.setDividerPositions(0.6);
         root.setTop(top);
         root.setCenter(split);
+        Label thin = new Label("* fewer than 10 samples above this percentile in that run: an estimate near its"
+                + " maximum, so a difference against it says little");
+        thin.setId("compareThinNote");
+        thin.setWrapText(true);
+        thin.setPadding(new Insets(2, 6, 4, 6));
+        thin.visibleProperty().bind(javafx.beans.binding.Bindings.createBooleanBinding(() -> vm.rows().stream()
+                .anyMatch(r -> r.cells().stream().anyMatch(CompareViewModel.Cell::thin)), vm.rows()));
+        thin.managedProperty().bind(thin.visibleProperty());
+        root.setBottom(thin);
         vm.loadedProperty().addListener((o, a, l) -> {
             updating = true;
             try {

@@ -120,7 +120,7 @@ public final class CompareViewModel {
             List<Cell> cells = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) {
                 cells.add(new Cell(row.valuesMs().get(i), row.deltaMs().get(i), row.deltaPct().get(i),
-                        i == baseline, runs.get(i).missingMetrics().contains(row.metric())));
+                        i == baseline, runs.get(i).missingMetrics().contains(row.metric()), row.thin().get(i)));
             }
             out.add(new DiffRow(row.metric(), row.percentile(),
                     MetricGlossary.displayName(row.metric()) + " P" + (long) row.percentile(),
@@ -208,23 +208,28 @@ public final class CompareViewModel {
      *                     baseline is 0)
      * @param baseline     whether this run is the baseline
      * @param notInSource  whether the run's source tool does not provide the metric (an imported run)
+     * @param thin         whether the value rests on fewer than 10 samples above it in its run (an estimate near the
+     *                     maximum): shown with {@code *}
      */
-    public record Cell(double valueMs, double deltaMs, double deltaPct, boolean baseline, boolean notInSource) {
+    public record Cell(double valueMs, double deltaMs, double deltaPct, boolean baseline, boolean notInSource,
+                       boolean thin) {
         /**
-         * @return e.g. {@code 120 ms (baseline)}, {@code 131 ms · +11.0 ms (+9.2 %)}, {@value #NOT_IN_SOURCE} for
-         *         a metric the source lacks, {@code —} for one not measured
+         * @return e.g. {@code 120 ms (baseline)}, {@code 131 ms · +11.0 ms (+9.2 %)}, {@code 131 ms* · …} for a value
+         *         from fewer than 10 samples above it, {@value #NOT_IN_SOURCE} for a metric the source lacks,
+         *         {@code —} for one not measured
          */
         public String text() {
             if (Double.isNaN(valueMs)) {
                 return notInSource ? NOT_IN_SOURCE : "—";
             }
+            String value = Units.ms(valueMs) + (thin ? "*" : "");
             if (baseline) {
-                return Units.ms(valueMs) + " (baseline)";
+                return value + " (baseline)";
             }
             if (Double.isNaN(deltaMs)) {
-                return Units.ms(valueMs) + " · Δ —";
+                return value + " · Δ —";
             }
-            return Units.ms(valueMs) + " · " + (deltaMs >= 0 ? "+" : "−") + Units.ms(Math.abs(deltaMs))
+            return value + " · " + (deltaMs >= 0 ? "+" : "−") + Units.ms(Math.abs(deltaMs))
                     + (Double.isNaN(deltaPct) ? "" : String.format(Locale.ROOT, " (%s%.1f %%)",
                     deltaPct >= 0 ? "+" : "−", Math.abs(deltaPct)));
         }

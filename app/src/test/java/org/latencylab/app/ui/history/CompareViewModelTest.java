@@ -60,6 +60,22 @@ class CompareViewModelTest {
     }
 
     @Test
+    void aPercentileTheRunMarkedAsThinKeepsItsStar() throws Exception {
+        String thinP99 = "{\"percentiles\":[{\"p\":50,\"value_ms\":100},{\"p\":95,\"value_ms\":200},"
+                + "{\"p\":99,\"value_ms\":400,\"enough_samples\":false}]}";
+        var a = run("a", "probe", "latencylab", List.of(), "{\"ttft\":" + thinP99 + "}");
+        var b = run("b", "probe", "latencylab", List.of(), "{\"ttft\":" + metric(80, 160, 320) + "}");
+        List<CompareViewModel.DiffRow> rows = CompareViewModel.table(List.of(a, b), 1);
+        CompareViewModel.DiffRow p99 = rows.stream().filter(r -> r.statistic().equals("TTFT P99")).findFirst()
+                .orElseThrow();
+        assertThat(p99.cells().get(0).text()).isEqualTo("400 ms* · +80.0 ms (+25.0 %)");
+        assertThat(p99.cells().get(1).text()).isEqualTo("320 ms (baseline)");
+        CompareViewModel.DiffRow p95 = rows.stream().filter(r -> r.statistic().equals("TTFT P95")).findFirst()
+                .orElseThrow();
+        assertThat(p95.cells().get(0).text()).doesNotContain("*");
+    }
+
+    @Test
     void sameNamedRunsGetTheirStartTimeAndSharedTimesTheDirectory() throws Exception {
         var a = run("runs/a", "probe", "latencylab", List.of(), "{}");
         var b = run("runs/b", "probe", "latencylab", List.of(), "{}");
