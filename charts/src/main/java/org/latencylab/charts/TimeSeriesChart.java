@@ -11,6 +11,7 @@ import javafx.scene.paint.Color;
 import io.fair_acc.chartfx.XYChart;
 import io.fair_acc.chartfx.axes.Axis;
 import io.fair_acc.chartfx.axes.spi.DefaultNumericAxis;
+import io.fair_acc.chartfx.plugins.XRangeIndicator;
 import io.fair_acc.chartfx.plugins.YRangeIndicator;
 import io.fair_acc.chartfx.renderer.ErrorStyle;
 import io.fair_acc.chartfx.renderer.LineStyle;
@@ -22,6 +23,7 @@ import io.fair_acc.dataset.spi.DoubleDataSet;
 import org.latencylab.charts.data.Quantity;
 import org.latencylab.charts.data.Series;
 import org.latencylab.charts.data.TierBand;
+import org.latencylab.charts.data.TimeSpan;
 
 /**
  * Latency over the time of a run: x is seconds since the start, one line per series (e.g. P50, P95, P99 per
@@ -43,8 +45,10 @@ public final class TimeSeriesChart {
 
     private final XYChart chart;
     private final ErrorDataSetRenderer lines;
+    private final DefaultNumericAxis xAxis;
     private final DefaultNumericAxis yAxis;
     private final List<YRangeIndicator> bands = new ArrayList<>();
+    private final List<XRangeIndicator> spans = new ArrayList<>();
 
     /**
      * @param title chart title, e.g. {@code "TTFT per second"}; not blank
@@ -55,7 +59,7 @@ public final class TimeSeriesChart {
     public TimeSeriesChart(String title, Quantity y, boolean logY, ChartTheme theme) {
         ChartScaffold.requireTitle(title);
         Objects.requireNonNull(theme, "theme");
-        DefaultNumericAxis xAxis = ChartScaffold.axis(new Quantity("Time since start", "s"), Side.BOTTOM);
+        xAxis = ChartScaffold.axis(new Quantity("Time since start", "s"), Side.BOTTOM);
         yAxis = ChartScaffold.axis(Objects.requireNonNull(y, "y"), Side.LEFT);
         ChartScaffold.log(yAxis, logY);
         if (!logY) {
@@ -152,9 +156,46 @@ public final class TimeSeriesChart {
         }
     }
 
+    /**
+     * Replaces the marked stretches of the time axis (e.g. a load step's warm-up and cool-down): grey, behind the
+     * lines, labelled at their bottom.
+     *
+     * @param timeSpans the stretches, seconds since start
+     * @throws IllegalStateException when not called on the JavaFX thread
+     */
+    public void setTimeSpans(List<TimeSpan> timeSpans) {
+        ChartScaffold.requireFxThread("TimeSeriesChart.setTimeSpans");
+        Objects.requireNonNull(timeSpans, "timeSpans");
+        chart.getPlugins().removeAll(spans);
+        spans.clear();
+        for (TimeSpan t : timeSpans) {
+            spans.add(new SpanIndicator(xAxis, t));
+        }
+        chart.getPlugins().addAll(spans);
+    }
+
+    /** @return the labels of the marked stretches of the time axis, in order (for tests) */
+    public List<String> timeSpanLabels() {
+        return spans.stream().map(XRangeIndicator::getText).toList();
+    }
+
     /** @return the current tier band labels, bottom first (for tests and the app's tooltip) */
     public List<String> tierBandLabels() {
         return bands.stream().map(YRangeIndicator::getText).toList();
+    }
+
+    /** A non-editable grey stretch of the time axis with its label at the bottom. */
+    private static final class SpanIndicator extends XRangeIndicator {
+        SpanIndicator(Axis axis, TimeSpan span) {
+            super(axis, span.from(), span.to(), span.label());
+            setEditable(false);
+            rectangle.setMouseTransparent(true);
+            rectangle.setStyle("-fx-fill: rgba(110,110,110,0.16);");
+            setLabelHorizontalAnchor(HPos.LEFT); // from the span's left edge on: a 2 s span is narrower than its text
+            setLabelHorizontalPosition(0.0);
+            setLabelVerticalAnchor(VPos.BOTTOM); // at the bottom: the tier bands label their top-left corners
+            setLabelVerticalPosition(0.02);
+        }
     }
 
     /** A non-editable range indicator with a fixed fill and its label at the left edge. */

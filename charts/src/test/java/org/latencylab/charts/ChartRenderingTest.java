@@ -166,4 +166,29 @@ class ChartRenderingTest {
         int pixel = Pixels.rgb(img, at[0], at[1]);
         assertThat(Pixels.distance(pixel, Pixels.argb(Color.WHITE))).as("tier-2 band is shaded").isGreaterThan(5);
     }
+
+    @Test
+    void timeSeriesShadesItsMarkedTimeSpans() throws Exception {
+        AtomicReference<TimeSeriesChart> ts = new AtomicReference<>();
+        Path png = dir.resolve("spans.png");
+        ChartImages.writePng(() -> {
+            ts.set(new TimeSeriesChart("TTFT", new Quantity("TTFT", "ms"), false, ChartTheme.LIGHT));
+            ts.get().update(SampleData.latencyOverTime());
+            ts.get().setTimeSpans(List.of(new org.latencylab.charts.data.TimeSpan("warm-up: not in the statistics",
+                    0, 10)));
+            return ts.get().chart();
+        }, W, H, 1.0, png);
+        assertThat(Fx.call(() -> ts.get().timeSpanLabels())).containsExactly("warm-up: not in the statistics");
+        BufferedImage img = Pixels.read(png);
+        XYChart chart = ts.get().chart();
+        Bounds plot = Pixels.plotArea(chart);
+        // the same height, inside the span (t = 5 s) and outside it (t = 25 s), above the lines
+        double[] at = Fx.call(() -> new double[] {
+            plot.getMinX() + chart.getXAxis().getDisplayPosition(5),
+            plot.getMinX() + chart.getXAxis().getDisplayPosition(25),
+            plot.getMinY() + plot.getHeight() * 0.3});
+        int inside = Pixels.rgb(img, at[0], at[2]);
+        int outside = Pixels.rgb(img, at[1], at[2]);
+        assertThat(Pixels.distance(inside, outside)).as("the span is shaded, the rest is not").isGreaterThan(20);
+    }
 }

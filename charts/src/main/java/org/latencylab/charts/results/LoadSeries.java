@@ -3,6 +3,7 @@ package org.latencylab.charts.results;
 import org.latencylab.charts.data.HeatGrid;
 import org.latencylab.charts.data.Series;
 import org.latencylab.charts.data.TierBand;
+import org.latencylab.charts.data.TimeSpan;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadSecond;
 import org.latencylab.engine.stats.Tier;
@@ -98,6 +99,29 @@ public final class LoadSeries {
         out.add(new Series("errors/s", x, failed));
         if (any429) {
             out.add(new Series("429 responses/s", x, limited));
+        }
+        return out;
+    }
+
+    /**
+     * @param secs a load step's seconds, in order
+     * @return its warm-up and cool-down stretches (seconds whose phase is {@code warmup} or {@code cooldown}; not the
+     *         {@code drain} after the last send, whose requests count), each labelled as left out of the statistics
+     */
+    public static List<TimeSpan> phaseSpans(List<LoadSecond> secs) {
+        List<TimeSpan> out = new ArrayList<>();
+        int i = 0;
+        while (i < secs.size()) {
+            String phase = secs.get(i).phase();
+            int j = i;
+            while (j + 1 < secs.size() && secs.get(j + 1).phase().equals(phase)) {
+                j++;
+            }
+            if ("warmup".equals(phase) || "cooldown".equals(phase)) {
+                out.add(new TimeSpan(("warmup".equals(phase) ? "warm-up" : "cool-down") + ": not in the statistics",
+                        secs.get(i).second(), secs.get(j).second() + 1));
+            }
+            i = j + 1;
         }
         return out;
     }

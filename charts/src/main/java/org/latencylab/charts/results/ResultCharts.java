@@ -26,6 +26,7 @@ import org.latencylab.charts.MetricNames;
 import org.latencylab.charts.TimeSeriesChart;
 import org.latencylab.charts.data.HeatGrid;
 import org.latencylab.charts.data.TierBand;
+import org.latencylab.charts.data.TimeSpan;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -211,8 +212,10 @@ public final class ResultCharts {
             lower = t.upperMillis();
         }
         c.setTierBands(bands);
+        c.setTimeSpans(LoadSeries.phaseSpans(load.seconds()));
         return c.chart();
     }
+
 
     /**
      * Heatmap of a grid step: the grid's metric over its columns (e.g. context tokens, x) and rows (e.g.

@@ -56,6 +56,25 @@ class LoadSeriesTest {
     }
 
     @Test
+    void warmUpAndCoolDownAreMarkedAsLeftOutButTheDrainIsNot() {
+        List<LoadSecond> s = List.of(
+                second(0, "warmup", 50, 49, 0, 0, 100.0, 150.0, 180.0, 400.0),
+                second(1, "warmup", 50, 50, 0, 0, 100.0, 150.0, 180.0, 400.0),
+                second(2, "measure", 50, 51, 0, 0, 100.0, 150.0, 180.0, 400.0),
+                second(3, "measure", 50, 50, 0, 0, 100.0, 150.0, 180.0, 400.0),
+                second(4, "cooldown", 50, 50, 0, 0, 100.0, 150.0, 180.0, 400.0),
+                second(5, "drain", 0, 0, 0, 0, 110.0, 160.0, 350.0, 500.0));
+        List<org.latencylab.charts.data.TimeSpan> spans = LoadSeries.phaseSpans(s);
+        assertThat(spans).extracting(org.latencylab.charts.data.TimeSpan::label)
+                .containsExactly("warm-up: not in the statistics", "cool-down: not in the statistics");
+        assertThat(spans.get(0).from()).isEqualTo(0.0);
+        assertThat(spans.get(0).to()).as("second 1 covers [1 s, 2 s)").isEqualTo(2.0);
+        assertThat(spans.get(1).from()).isEqualTo(4.0);
+        assertThat(spans.get(1).to()).isEqualTo(5.0);
+        assertThat(LoadSeries.phaseSpans(s.subList(2, 4))).isEmpty();
+    }
+
+    @Test
     void aClosedLoopWithoutStreamingDrawsE2eAndNoTarget() {
         List<LoadSecond> s = List.of(second(0, "measure", 0, 10, 0, 0, null, null, null, 420.0));
         assertThat(LoadSeries.latencyName(s)).isEqualTo("E2E");
