@@ -275,8 +275,8 @@ public final class DesktopTool {
         new java.util.TreeMap<>(marks).forEach((k, v) -> System.out.printf("%s at %d ms%n", k, v));
         synchronized (pulseLog) {
             pulseLog.stream().sorted((a, b) -> Long.compare(b[2], a[2])).limit(8).forEach(g -> System.out.printf(
-                    "FX-thread CPU %.1f ms between two pulses (gap %d ms), starting %d ms after the monitor%n",
-                    g[2] / 1e3, g[1], g[0]));
+                    "FX-thread CPU %.1f ms between two pulses (gap %d ms), starting %d ms after the monitor (%s)%n",
+                    g[2] / 1e3, g[1], g[0], java.time.Instant.ofEpochMilli(originWallMs + g[0])));
         }
         synchronized (gaps) {
             gaps.forEach(g -> System.out.printf("gap > 100 ms: %d ms long (FX-thread CPU %d ms), starting %d ms after"

@@ -67,6 +67,8 @@ public final class ResultsView {
     private Boolean sweepShown;
     /** True while the CDF and time charts hold data (of the step shown). */
     private boolean liveFilled;
+    /** True while a fill of the time chart waits for the next pulse (see {@link #fillLive}). */
+    private boolean timeFillPending;
     private ChartTheme theme = ChartTheme.LIGHT;
     private ChartActions actions = kind -> { };
 
@@ -231,9 +233,25 @@ public final class ResultsView {
         }
     }
 
+    /**
+     * Fills the CDF now and the time chart in the next pulse, with the step shown then: each chart's new lines are
+     * drawn (ChartFX lays out and paints a chart in the pulse after its data changed) in a pulse of its own, not
+     * both in one. Live updates come 5 times a second, so a time chart fill still pending when the next update
+     * comes is done once, with the newest step.
+     */
     private void fillLive(RunResult.StepOutcome d) {
         ResultCharts.fill(cdf, d);
-        ResultCharts.fill(time, d, tiers());
+        if (d == null) {
+            ResultCharts.fill(time, d, tiers()); // emptied at once: nothing to draw
+            return;
+        }
+        if (!timeFillPending) {
+            timeFillPending = true;
+            org.latencylab.app.ui.Controls.inPulse(1, () -> {
+                timeFillPending = false;
+                ResultCharts.fill(time, vm.stepProperty().get(), tiers());
+            });
+        }
     }
 
     /**
