@@ -37,8 +37,9 @@ public final class ChartWarmUp {
     }
 
     /**
-     * Starts the warm-up: the charts join {@code host} {@code afterPulses} pulses from now, get their data in the
-     * pulses after, and leave it about ten pulses later.
+     * Starts the warm-up: the CDF chart joins {@code host} {@code afterPulses} pulses from now and gets its data
+     * two pulses later, the time chart joins two pulses after that and gets its lines and its tier bands in pulses
+     * of their own; both leave about fifteen pulses after the start.
      *
      * @param host        a pane of the showing window (its layout ignores the unmanaged charts)
      * @param theme       the charts' look (the theme in use, so that its CSS is the one warmed)
@@ -48,34 +49,41 @@ public final class ChartWarmUp {
      * @throws IllegalStateException    when not called on the JavaFX thread
      */
     public static void start(Pane host, ChartTheme theme, TierTable tiers, int afterPulses) {
+        // one piece per pulse (a chart's first CSS and layout, its data, the other chart's, ...), so that the
+        // warm-up itself never holds the FX thread long, even when a run starts while it goes on
         Controls.inPulse(afterPulses, () -> {
             CdfChart cdf = ResultCharts.cdf(CdfChart.YScale.PROBABILITY, theme);
-            TimeSeriesChart time = ResultCharts.timeSeries(theme);
-            List<XYChart> charts = List.of(cdf.chart(), time.chart());
-            for (XYChart c : charts) {
-                c.setManaged(false);
-                c.setOpacity(0);
-                c.setMouseTransparent(true);
-                c.setFocusTraversable(false);
-                c.resizeRelocate(0, 0, WIDTH, HEIGHT);
-            }
-            host.getChildren().addAll(0, charts);
+            join(host, cdf.chart(), 0);
             Controls.inPulse(2, () -> cdf.update(List.of(new SampleSet("TTFT", ramp(20, 80)),
                     new SampleSet("E2E", ramp(100, 400)))));
             Controls.inPulse(4, () -> {
-                double[] x = new double[SECONDS];
-                double[] p50 = new double[SECONDS];
-                double[] max = new double[SECONDS];
-                for (int i = 0; i < SECONDS; i++) {
-                    x[i] = i + 0.5;
-                    p50[i] = 40 + i;
-                    max[i] = 90 + 30 * i;
-                }
-                time.update(List.of(new Series("P50 TTFT", x, p50), new Series("max TTFT", x, max)));
-                time.setTierBands(ResultCharts.bands(tiers, max[SECONDS - 1]));
+                TimeSeriesChart time = ResultCharts.timeSeries(theme);
+                join(host, time.chart(), 1);
+                Controls.inPulse(2, () -> {
+                    double[] x = new double[SECONDS];
+                    double[] p50 = new double[SECONDS];
+                    double[] max = new double[SECONDS];
+                    for (int i = 0; i < SECONDS; i++) {
+                        x[i] = i + 0.5;
+                        p50[i] = 40 + i;
+                        max[i] = 90 + 30 * i;
+                    }
+                    time.update(List.of(new Series("P50 TTFT", x, p50), new Series("max TTFT", x, max)));
+                });
+                Controls.inPulse(4, () -> time.setTierBands(ResultCharts.bands(tiers, 90 + 30 * (SECONDS - 1))));
+                Controls.inPulse(8, () -> host.getChildren().removeAll(cdf.chart(), time.chart()));
             });
-            Controls.inPulse(10, () -> host.getChildren().removeAll(charts));
         });
+    }
+
+    /** Adds a chart to {@code host} at {@code index}: transparent, unmanaged, mouse-transparent. */
+    private static void join(Pane host, XYChart c, int index) {
+        c.setManaged(false);
+        c.setOpacity(0);
+        c.setMouseTransparent(true);
+        c.setFocusTraversable(false);
+        c.resizeRelocate(0, 0, WIDTH, HEIGHT);
+        host.getChildren().add(index, c);
     }
 
     /** @return {@value #SAMPLES} values evenly from {@code lo} to {@code hi} (ms) */

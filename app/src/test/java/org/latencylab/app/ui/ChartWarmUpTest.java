@@ -78,6 +78,8 @@ class ChartWarmUpTest {
             assertThat(added).as("charts added").hasSize(2).allMatch(n -> n instanceof XYChart);
             // behind the content, transparent, outside the layout, not in the way of the mouse
             assertThat(whenAdded).containsExactly("0 0.0 false true", "1 0.0 false true");
+            assertThat(added).as("the CDF chart joins first").first()
+                    .matches(n -> ((XYChart) n).getTitle().startsWith("Latency distribution"));
             assertThat(fx(() -> List.copyOf(host.getChildren()))).as("the window's content after").containsExactly(
                     content);
 
