@@ -210,10 +210,11 @@ public final class ResultsView {
             // the first data since the charts were emptied (the first requests of a run): the CDF and time charts
             // then build their lines' and tier bands' nodes; drawn a pulse after the summary table's first rows,
             // not in the same pulse, so that no pulse holds the FX thread long (the table is laid out in the next
-            // pulse, the CDF in the one after, then the time chart)
+            // pulse, the CDF in the one after, then the time chart's lines, then its tier bands)
             liveFilled = true;
             org.latencylab.app.ui.Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
-            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fill(time, vm.stepProperty().get(),
+            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fillLines(time, vm.stepProperty().get()));
+            org.latencylab.app.ui.Controls.inPulse(4, () -> ResultCharts.fill(time, vm.stepProperty().get(),
                     tiers()));
         } else {
             fillLive(d);
