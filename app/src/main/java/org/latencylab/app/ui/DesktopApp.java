@@ -24,6 +24,8 @@ import java.util.List;
 public final class DesktopApp extends Application {
     /** System property that prints startup timing. */
     public static final String STARTUP_TIMING_PROPERTY = "latencylab.startup.timing";
+    /** Pulses after the window shows before the chart warm-up starts (after its first frames, about 0.2 s). */
+    private static final int WARM_UP_AFTER_PULSES = 12;
     private AppDirectories dirs;
     private SettingsStore.Loaded loaded;
     private List<String> profiles;
@@ -62,6 +64,8 @@ public final class DesktopApp extends Application {
         primary.setScene(scene);
         primary.show();
         vm.history().refresh();
+        // the first drawing of chart data, unseen, while the window is idle (not when a run's first results come)
+        ChartWarmUp.start(view.root(), view.results().theme(), view.results().tiers(), WARM_UP_AFTER_PULSES);
         if (Boolean.getBoolean(STARTUP_TIMING_PROPERTY)) {
             long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
             new AnimationTimer() {

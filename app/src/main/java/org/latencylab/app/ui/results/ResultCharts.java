@@ -69,11 +69,23 @@ public final class ResultCharts {
      * @param tiers tier table drawn as bands (only tiers up to the largest value are drawn)
      */
     public static void fill(TimeSeriesChart c, RunResult.StepOutcome s, TierTable tiers) {
+        double top = fillLines(c, s);
+        c.setTierBands(top < 0 ? List.of() : bands(tiers, top));
+    }
+
+    /**
+     * Draws the lines of {@link #fill(TimeSeriesChart, RunResult.StepOutcome, TierTable)} and leaves the tier bands
+     * as they are (a live view adds the bands' nodes in a pulse of their own the first time).
+     *
+     * @param c chart
+     * @param s the step shown: its per-second P50 and maximum of the tier metric, or null
+     * @return the largest value drawn, ms (0 when no second has a value), or -1 when there is nothing to draw
+     */
+    public static double fillLines(TimeSeriesChart c, RunResult.StepOutcome s) {
         SecondSeries d = s == null ? null : s.perSecond();
         if (d == null || d.size() == 0) {
             c.update(List.of());
-            c.setTierBands(List.of());
-            return;
+            return -1;
         }
         String name = MetricGlossary.displayName(d.metric());
         double[] mid = new double[d.size()];
@@ -87,7 +99,7 @@ public final class ResultCharts {
                 top = Math.max(top, v);
             }
         }
-        c.setTierBands(bands(tiers, top));
+        return top;
     }
 
     /**

@@ -67,6 +67,8 @@ public final class ResultsView {
     private Boolean sweepShown;
     /** True while the CDF and time charts hold data (of the step shown). */
     private boolean liveFilled;
+    /** True while a fill of the time chart waits for the next pulse (see {@link #fillLive}). */
+    private boolean timeFillPending;
     private ChartTheme theme = ChartTheme.LIGHT;
     private ChartActions actions = kind -> { };
 
@@ -208,10 +210,11 @@ public final class ResultsView {
             // the first data since the charts were emptied (the first requests of a run): the CDF and time charts
             // then build their lines' and tier bands' nodes; drawn a pulse after the summary table's first rows,
             // not in the same pulse, so that no pulse holds the FX thread long (the table is laid out in the next
-            // pulse, the CDF in the one after, then the time chart)
+            // pulse, the CDF in the one after, then the time chart's lines, then its tier bands)
             liveFilled = true;
             org.latencylab.app.ui.Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
-            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fill(time, vm.stepProperty().get(),
+            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fillLines(time, vm.stepProperty().get()));
+            org.latencylab.app.ui.Controls.inPulse(4, () -> ResultCharts.fill(time, vm.stepProperty().get(),
                     tiers()));
         } else {
             fillLive(d);
@@ -231,9 +234,25 @@ public final class ResultsView {
         }
     }
 
+    /**
+     * Fills the CDF now and the time chart in the next pulse, with the step shown then: each chart's new lines are
+     * drawn (ChartFX lays out and paints a chart in the pulse after its data changed) in a pulse of its own, not
+     * both in one. Live updates come 5 times a second, so a time chart fill still pending when the next update
+     * comes is done once, with the newest step.
+     */
     private void fillLive(RunResult.StepOutcome d) {
         ResultCharts.fill(cdf, d);
-        ResultCharts.fill(time, d, tiers());
+        if (d == null) {
+            ResultCharts.fill(time, d, tiers()); // emptied at once: nothing to draw
+            return;
+        }
+        if (!timeFillPending) {
+            timeFillPending = true;
+            org.latencylab.app.ui.Controls.inPulse(1, () -> {
+                timeFillPending = false;
+                ResultCharts.fill(time, vm.stepProperty().get(), tiers());
+            });
+        }
     }
 
     /**

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * live view), final when it ends, or a reopened run exactly as it concluded. Nothing is computed here but text:
  * summaries, tiers, SLO verdicts and fits are the engine's. One step is shown at a time (by default the last one);
  * a sweep shows one TTFT row per context length and its fit, never a tier over all lengths pooled.
- * Not thread-safe: call it on the UI thread.
+ * Not thread-safe: call it on the UI thread, except {@link #prepare(RunResult)}, which may be called on any thread.
  */
 public final class ResultsViewModel {
     private final ReadOnlyObjectWrapper<RunResult> result = new ReadOnlyObjectWrapper<>();
@@ -40,7 +40,8 @@ public final class ResultsViewModel {
     private final ReadOnlyStringWrapper errors = new ReadOnlyStringWrapper("–");
     private final ReadOnlyStringWrapper fit = new ReadOnlyStringWrapper("");
     private final List<String> runNotices = new ArrayList<>();
-    private String selected;
+    /** The label of the step the user chose (written on the UI thread, read by {@link #prepare} on any). */
+    private volatile String selected;
     private final ReadOnlyStringWrapper trust = new ReadOnlyStringWrapper("");
     private final javafx.beans.property.ReadOnlyObjectWrapper<org.latencylab.engine.transport.TransportsResult>
             transportsSoFar = new javafx.beans.property.ReadOnlyObjectWrapper<>();
@@ -87,6 +88,55 @@ public final class ResultsViewModel {
      * @param r        the engine's result model
      */
     public void show(String runTitle, RunResult r) {
+        show(runTitle, r, null);
+    }
+
+    /**
+     * The summary-table rows of the step a result model would show, made ahead, off the UI thread: formatting the
+     * rows' percentiles and intervals (about ninety strings each update of a live run) was a share of the UI
+     * thread's longest pieces of work during a load test. May be called on any thread.
+     *
+     * @param r the engine's result model; not null
+     * @return the step that {@link #show(String, Prepared)} will show (as of the step selected now) and its rows
+     */
+    public Prepared prepare(RunResult r) {
+        java.util.Objects.requireNonNull(r, "r");
+        RunResult.StepOutcome s = stepToShow(r, selected);
+        return new Prepared(r, s, rowsOf(s));
+    }
+
+    /**
+     * Shows a result model with its rows made ahead (see {@link #prepare}); rows made for another step than the one
+     * shown (the user chose another step meanwhile) are made anew here.
+     *
+     * @param runTitle title
+     * @param p        the result model and its rows; not null
+     */
+    public void show(String runTitle, Prepared p) {
+        show(runTitle, p.result(), p);
+    }
+
+    /**
+     * A result model with the summary-table rows of the step it would show, made off the UI thread. Immutable.
+     *
+     * @param result the engine's result model
+     * @param step   the step the rows are of, or null
+     * @param rows   that step's rows
+     */
+    public record Prepared(RunResult result, RunResult.StepOutcome step, List<SummaryRow> rows) {
+        /** Checks and copies the rows. */
+        public Prepared {
+            java.util.Objects.requireNonNull(result, "result");
+            rows = List.copyOf(rows);
+        }
+    }
+
+    private static RunResult.StepOutcome stepToShow(RunResult r, String selectedLabel) {
+        return r.steps().stream().filter(o -> o.label().equals(selectedLabel)).findFirst()
+                .orElse(r.steps().isEmpty() ? null : r.steps().get(r.steps().size() - 1));
+    }
+
+    private void show(String runTitle, RunResult r, Prepared p) {
         title.set(runTitle);
         clientSaturated = r.trust() != null && r.trust().saturated();
         trust.set(clientSaturated ? r.trust().message() : "");
@@ -100,9 +150,8 @@ public final class ResultsViewModel {
         if (!notices.equals(all)) {
             notices.setAll(all);
         }
-        RunResult.StepOutcome s = r.steps().stream().filter(o -> o.label().equals(selected)).findFirst()
-                .orElse(r.steps().isEmpty() ? null : r.steps().get(r.steps().size() - 1));
-        showStep(s);
+        RunResult.StepOutcome s = stepToShow(r, selected);
+        showStep(s, p != null && p.step() == s ? p.rows() : null);
     }
 
     /** @param label the step to show (e.g. {@code "sweep"}); ignored when the run has no such step */
@@ -140,12 +189,14 @@ public final class ResultsViewModel {
         notices.add(message);
     }
 
-    private void showStep(RunResult.StepOutcome s) {
-        step.set(s);
+    /**
+     * @param s a step, or null
+     * @return its summary-table rows: one per metric with samples, or one TTFT row per part (a sweep's lengths)
+     */
+    private static List<SummaryRow> rowsOf(RunResult.StepOutcome s) {
         StatsReport r = s == null ? null : s.stats();
         List<SummaryRow> list = new ArrayList<>();
-        boolean perPart = s != null && s.spec() != null && !s.spec().tierPooled();
-        if (perPart) {
+        if (perPart(s)) {
             for (Map.Entry<String, StatsReport> p : s.parts().entrySet()) {
                 p.getValue().summary("ttft").filter(m -> m.count() > 0)
                         .ifPresent(m -> list.add(SummaryRow.of(m, p.getKey())));
@@ -157,6 +208,23 @@ public final class ResultsViewModel {
                 }
             }
         }
+        return list;
+    }
+
+    private static boolean perPart(RunResult.StepOutcome s) {
+        return s != null && s.spec() != null && !s.spec().tierPooled();
+    }
+
+    private void showStep(RunResult.StepOutcome s) {
+        showStep(s, null);
+    }
+
+    /** @param made the step's rows made ahead, or null to make them here */
+    private void showStep(RunResult.StepOutcome s, List<SummaryRow> made) {
+        step.set(s);
+        StatsReport r = s == null ? null : s.stats();
+        List<SummaryRow> list = made != null ? made : rowsOf(s);
+        boolean perPart = perPart(s);
         if (!rows.equals(list)) {
             if (rows.size() == list.size()) {
                 for (int i = 0; i < list.size(); i++) { // update changed cells only while a run streams in

@@ -129,8 +129,11 @@ public final class RunViewModel {
         executor.submit("start run", () -> launcher.start(spec, dir, listener), (RunHandle h) -> {
             handle = h;
             runDirectory.set(h.runDirectory());
-            h.future().whenComplete((r, t) -> executor.onUi(() -> finished(id, r, t)));
-        }, (Throwable t) -> finished(id, null, t));
+            h.future().whenComplete((r, t) -> {
+                ResultsViewModel.Prepared made = prepareFinal(r); // on the engine's thread, not the UI thread
+                executor.onUi(() -> finished(id, r, made, t));
+            });
+        }, (Throwable t) -> finished(id, null, null, t));
     }
 
     /**
@@ -148,7 +151,11 @@ public final class RunViewModel {
         }
         fetching = true;
         refetch = false;
-        executor.submit("live results", h::view, (RunResult v) -> {
+        // the summary rows are formatted in the background too (see ResultsViewModel.prepare)
+        executor.submit("live results", () -> {
+            RunResult v = h.view();
+            return v == null ? null : results.prepare(v);
+        }, (ResultsViewModel.Prepared v) -> {
             fetching = false;
             if (id != runId || !running.get()) {
                 return;
@@ -195,7 +202,19 @@ public final class RunViewModel {
                 eta));
     }
 
-    private void finished(long id, RunResult r, Throwable t) {
+    /** @return the final result's summary rows made ahead, or null (no result, or they could not be made here) */
+    private ResultsViewModel.Prepared prepareFinal(RunResult r) {
+        if (r == null) {
+            return null;
+        }
+        try {
+            return results.prepare(r);
+        } catch (RuntimeException e) {
+            return null; // made again on the UI thread, where a failure is reported as before
+        }
+    }
+
+    private void finished(long id, RunResult r, ResultsViewModel.Prepared made, Throwable t) {
         if (id != runId) {
             return;
         }
@@ -208,7 +227,12 @@ public final class RunViewModel {
             return;
         }
         lastResult.set(r);
-        results.show(r.name() + " · " + r.endpointDescription(), r);
+        String title = r.name() + " · " + r.endpointDescription();
+        if (made != null && made.result() == r) {
+            results.show(title, made);
+        } else {
+            results.show(title, r);
+        }
         progress.set(r.status() == RunResult.Status.COMPLETED ? 1 : progress.get());
         progressText.set(switch (r.status()) {
             case COMPLETED -> "completed";

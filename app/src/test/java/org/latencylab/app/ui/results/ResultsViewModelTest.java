@@ -156,4 +156,52 @@ class ResultsViewModelTest {
         assertThat(ui.call(() -> List.copyOf(reopened.notices())))
                 .anyMatch(n -> n.startsWith("re-judged with the current settings"));
     }
+
+    /**
+     * Rows made ahead on another thread (as the live view and the end of a run do) are exactly those of the step
+     * shown; rows made for a step the user has left meanwhile are not shown, the step now chosen gets its own.
+     */
+    @Test
+    void rowsMadeOffTheUiThreadAreThoseOfTheStepShown() throws Exception {
+        ResultsViewModel results = new ResultsViewModel();
+        RunViewModel run = new RunViewModel(ui, StepCatalog.engine()::start, results);
+        RunSpec spec = new RunSpec("vm-prepared", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, OWN,
+                List.of(new ProbeSpec(12, 4, 64, 4, true, true, 0),
+                        new SweepSpec(List.of(128, 512, 2048), 3, 3, 4, true, true, List.of(16384), 0)),
+                null, null, 5);
+        ui.run(() -> run.start(spec, runs));
+        long until = System.currentTimeMillis() + 120_000;
+        RunResult engine = null;
+        while (engine == null && System.currentTimeMillis() < until) {
+            Thread.sleep(50);
+            engine = ui.call(() -> run.runningProperty().get() ? null : run.lastResultProperty().get());
+        }
+        assertThat(engine).as("run ended").isNotNull();
+        RunResult e = engine;
+        RunResult.StepOutcome probe = e.steps().get(0);
+        RunResult.StepOutcome sweep = e.steps().get(1);
+
+        // the end of the run showed the last step with the rows made on the engine's thread
+        ui.run(() -> assertShowsExactly(results, sweep));
+
+        // made on this (test) thread: the step the view model would show and its rows
+        ui.run(() -> results.select("probe"));
+        ResultsViewModel.Prepared forProbe = results.prepare(e);
+        assertThat(forProbe.step()).isSameAs(probe);
+        ResultsViewModel reference = new ResultsViewModel();
+        ui.run(() -> reference.show("reference", e));
+        ui.run(() -> reference.select("probe"));
+        assertThat(forProbe.rows()).isNotEmpty()
+                .containsExactlyElementsOf(ui.call(() -> List.copyOf(reference.rows())));
+        ui.run(() -> results.show("prepared", forProbe));
+        ui.run(() -> assertShowsExactly(results, probe));
+        assertThat(ui.call(() -> results.titleProperty().get())).isEqualTo("prepared");
+
+        // the user chose the sweep after the rows were made: the sweep is shown with its own rows
+        ui.run(() -> results.select("sweep"));
+        ui.run(() -> results.show("prepared", forProbe));
+        ui.run(() -> assertShowsExactly(results, sweep));
+        assertThat(ui.call(() -> List.copyOf(results.rows()))).extracting(SummaryRow::name)
+                .containsExactly("sweep-128", "sweep-512", "sweep-2048");
+    }
 }
