@@ -352,9 +352,10 @@ public final class ConsoleReport {
                 s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
                 Nanos.toSeconds(s.wallSpanNanos()));
         if (s.cancelled() > 0) {
-            out.printf(Locale.ROOT, "note: the %d cancelled requests are left out of the percentiles above; they were"
-                    + " still waiting when the run stopped, the slowest of all, so the tail is understated%n",
-                    s.cancelled());
+            out.printf(Locale.ROOT, "note: %s left out of the percentiles above; %s still waiting when the run"
+                    + " stopped, the slowest of all, so the tail is understated%n", s.cancelled() == 1
+                    ? "the cancelled request is" : "the " + s.cancelled() + " cancelled requests are",
+                    s.cancelled() == 1 ? "it was" : "they were");
         }
         printErrors(s, examples, out);
         for (String w : s.warnings()) {
@@ -381,7 +382,7 @@ public final class ConsoleReport {
         }
         out.println("fit: " + sw.fitMessage());
         if (sw.fitP50() != null) {
-            out.println("     " + SweepRunner.FIT_CAVEAT);
+            out.println("     " + SweepRunner.caveat(sw.fitP50().withOffset()));
         }
         if (sw.fitP95() != null) {
             var f = sw.fitP95();

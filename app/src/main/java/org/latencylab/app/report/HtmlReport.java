@@ -335,9 +335,11 @@ public final class HtmlReport {
             if (st.has("summary") && !ranking.isObject() && !overheads.isArray()) {
                 if (isSweep) {
                     a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
-                            + " TTFT and E2E per length are above.</p>\n");
+                            + " TTFT per length is above.</p>\n");
+                    percentiles(st.get("summary"), SWEEP_PER_LENGTH);
+                } else {
+                    percentiles(st.get("summary"));
                 }
-                percentiles(st.get("summary"));
             }
         }
         if (!records.isEmpty()) {
@@ -363,12 +365,21 @@ public final class HtmlReport {
         }
     }
 
+    /** Metrics that grow with the prompt: a sweep's table of all lengths pooled leaves them out. */
+    private static final java.util.Set<String> SWEEP_PER_LENGTH = java.util.Set.of("ttft", "time_to_first_content",
+            "ttfb", "e2e", "ttft_from_intended", "e2e_from_intended");
+
     private void percentiles(JsonNode summary) {
+        percentiles(summary, java.util.Set.of());
+    }
+
+    /** @param leaveOut metric ids not to show (a sweep's pooled table leaves out what grows with the prompt) */
+    private void percentiles(JsonNode summary, java.util.Set<String> leaveOut) {
         a("<table><tr><th class=\"l\">metric</th><th>n</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th>"
                 + "<th>max</th></tr>\n");
         summary.path("metrics").fields().forEachRemaining(e -> {
             JsonNode m = e.getValue();
-            if (m.path("count").asLong() == 0) {
+            if (m.path("count").asLong() == 0 || leaveOut.contains(e.getKey())) {
                 return;
             }
             a("<tr><td class=\"l\" title=\"").t(e.getKey()).a("\">").t(MetricNames.name(e.getKey())).a("</td><td>")
@@ -409,7 +420,8 @@ public final class HtmlReport {
         }
         a("</table>\n<p><b>Fit:</b> ").t(result.path("fitMessage").asText()).a("</p>\n");
         if (result.path("fitP50").isObject()) {
-            a("<p>").t(org.latencylab.engine.experiment.SweepRunner.FIT_CAVEAT).a(".</p>\n");
+            a("<p>").t(org.latencylab.engine.experiment.SweepRunner.caveat(result.path("fitP50")
+                    .path("withOffset").asBoolean())).a(".</p>\n");
         }
         JsonNode f = result.path("fitP95");
         if (f.isObject()) {
@@ -581,8 +593,10 @@ public final class HtmlReport {
             double lo = Double.POSITIVE_INFINITY;
             double hi = 0;
             for (int i = 0; i < runs.size(); i++) {
+                // measured requests only, as every summary: a load step's warm-up and cool-down stay out
                 SampleSet s = org.latencylab.charts.results.EndpointCharts.samples((i + 1) + ". "
-                        + labels.get(i), records.get(i), e2e ? RequestRecord::e2eNanos : RequestRecord::ttftNanos);
+                        + labels.get(i), records.get(i).stream().filter(RequestRecord::measured).toList(),
+                        e2e ? RequestRecord::e2eNanos : RequestRecord::ttftNanos);
                 if (s.size() > 0) {
                     sets.add(s);
                     for (double v : s.values()) {

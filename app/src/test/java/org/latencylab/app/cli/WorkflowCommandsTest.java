@@ -148,7 +148,14 @@ class WorkflowCommandsTest {
         // the same fit sentence as the console, the three lengths, and the extrapolation marked as a model
         assertThat(page).contains("<b>Fit:</b> " + fitLine.substring(5).replace("<", "&lt;"))
                 .contains("256 tokens").contains("512 tokens").contains("1024 tokens")
-                .contains("8192 tokens: P50 TTFT").contains("a model, not a measurement");
+                .contains("8192 tokens: P50 TTFT").contains("a model, not a measurement")
+                .contains("intervals cover sampling error only");
+        // per length first, then the lengths pooled only for what does not grow with the prompt
+        int perLength = page.indexOf("256 tokens");
+        int pooled = page.indexOf("All context lengths pooled");
+        assertThat(pooled).isGreaterThan(perLength).isPositive();
+        String pooledTable = page.substring(pooled, page.indexOf("</table>", pooled));
+        assertThat(pooledTable).contains(">TPOT<").doesNotContain(">TTFT<").doesNotContain(">E2E<");
     }
 
     @Test

@@ -99,7 +99,8 @@ public final class ResultCharts {
     /**
      * Samples a fitted power law and its 95 % band (delta method, engine's {@code PowerLawFit.bandAt}) on a log grid.
      *
-     * @param name  fit name, e.g. {@code "P50"}
+     * @param name  fit name, e.g. {@code "P50"} (shown as {@code "mean"} for a fit with an offset, which is the mean
+     *              curve)
      * @param fit   the engine's fit (milliseconds against tokens)
      * @param fromN smallest context length to draw, tokens (> 0)
      * @param toN   largest, tokens (> fromN)
@@ -134,10 +135,13 @@ public final class ResultCharts {
             hi[i] = Math.max(y[i], Math.min(band.upper(), maxY));
         }
         boolean quantile = fit.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
+        // a least-squares fit with an offset is the mean curve (fitted in linear space), not the median
+        String shown = fit.withOffset() && "P50".equals(name) ? "mean" : name;
+        name = shown;
         return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
                 org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
                 new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi),
-                quantile ? "bootstrap" : "", quantile ? "pseudo-R¹" : "R²", fit.withOffset() ? fit.c() : 0);
+                quantile ? "bootstrap" : "parametric", quantile ? "pseudo-R¹" : "R²", fit.withOffset() ? fit.c() : 0);
     }
 
     /**

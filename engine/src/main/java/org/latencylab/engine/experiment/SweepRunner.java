@@ -29,7 +29,16 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
      */
     public static final String FIT_CAVEAT = "α's intervals cover sampling error only: a fixed per-request cost that"
             + " a·n^α cannot follow (network, client, the server's own overhead) pulls α low; with 4 or more context"
-            + " lengths, fitOffset: true fits c + a·n^α and separates it";
+            + " lengths, fitOffset: true (--fit-offset on the command line) fits c + a·n^α and separates it";
+
+    /**
+     * @param withOffset whether the fit had the offset c
+     * @return {@link #FIT_CAVEAT} for a pure law; for an offset fit, what its intervals still do not cover
+     */
+    public static String caveat(boolean withOffset) {
+        return withOffset ? "α's intervals cover sampling error only; with an offset c fitted, the law's three"
+                + " parameters rest on few context lengths, so read a wide interval as 'not pinned down'" : FIT_CAVEAT;
+    }
 
     @Override
     public StepResult run(SweepSpec spec, String label, StepContext ctx) throws InterruptedException {
