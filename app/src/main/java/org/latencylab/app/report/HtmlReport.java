@@ -336,7 +336,7 @@ public final class HtmlReport {
                 if (isSweep) {
                     a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
                             + " TTFT per length is above.</p>\n");
-                    percentiles(st.get("summary"), SWEEP_PER_LENGTH);
+                    percentiles(st.get("summary"), true);
                 } else {
                     percentiles(st.get("summary"));
                 }
@@ -365,21 +365,25 @@ public final class HtmlReport {
         }
     }
 
-    /** Metrics that grow with the prompt: a sweep's table of all lengths pooled leaves them out. */
-    private static final java.util.Set<String> SWEEP_PER_LENGTH = java.util.Set.of("ttft", "time_to_first_content",
-            "ttfb", "e2e", "ttft_from_intended", "e2e_from_intended");
-
-    private void percentiles(JsonNode summary) {
-        percentiles(summary, java.util.Set.of());
+    private static boolean growsWithPrompt(String metricId) {
+        try {
+            return org.latencylab.engine.stats.Metric.fromId(metricId).growsWithPrompt();
+        } catch (IllegalArgumentException e) {
+            return false; // a summary field that is no metric of ours is shown as it is
+        }
     }
 
-    /** @param leaveOut metric ids not to show (a sweep's pooled table leaves out what grows with the prompt) */
-    private void percentiles(JsonNode summary, java.util.Set<String> leaveOut) {
+    private void percentiles(JsonNode summary) {
+        percentiles(summary, false);
+    }
+
+    /** @param lengthsPooled a sweep's table of all lengths: leave out the metrics that grow with the prompt */
+    private void percentiles(JsonNode summary, boolean lengthsPooled) {
         a("<table><tr><th class=\"l\">metric</th><th>n</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th>"
                 + "<th>max</th></tr>\n");
         summary.path("metrics").fields().forEachRemaining(e -> {
             JsonNode m = e.getValue();
-            if (m.path("count").asLong() == 0 || leaveOut.contains(e.getKey())) {
+            if (m.path("count").asLong() == 0 || lengthsPooled && growsWithPrompt(e.getKey())) {
                 return;
             }
             a("<tr><td class=\"l\" title=\"").t(e.getKey()).a("\">").t(MetricNames.name(e.getKey())).a("</td><td>")

@@ -137,10 +137,9 @@ public final class ResultCharts {
         boolean quantile = fit.estimator() == org.latencylab.engine.fit.PowerLawFit.Estimator.LOG_QUANTILE;
         // a least-squares fit with an offset is the mean curve (fitted in linear space), not the median
         String shown = fit.withOffset() && "P50".equals(name) ? "mean" : name;
-        name = shown;
-        return new PowerLawFit(name, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
-                org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(name, x, y),
-                new Series(name + " lower", x.clone(), lo), new Series(name + " upper", x.clone(), hi),
+        return new PowerLawFit(shown, fit.a(), fit.alpha(), fit.alphaLower(), fit.alphaUpper(), fit.rSquared(),
+                org.latencylab.engine.fit.PowerLawFit.CONFIDENCE, new Series(shown, x, y),
+                new Series(shown + " lower", x.clone(), lo), new Series(shown + " upper", x.clone(), hi),
                 quantile ? "bootstrap" : "parametric", quantile ? "pseudo-R¹" : "R²", fit.withOffset() ? fit.c() : 0);
     }
 

@@ -52,12 +52,7 @@ public final class RunComparison {
          * @return the percentile's value in ms, or NaN when the run has none
          */
         public double percentileMs(String metric, double percentile) {
-            for (JsonNode e : summary().path("metrics").path(metric).path("percentiles")) {
-                if (Math.abs(e.path("p").asDouble() - percentile) < 1e-9) {
-                    return e.path("value_ms").asDouble(Double.NaN);
-                }
-            }
-            return Double.NaN;
+            return percentile(metric, percentile).path("value_ms").asDouble(Double.NaN);
         }
 
         /**
@@ -68,12 +63,17 @@ public final class RunComparison {
          *         does not say (imported runs)
          */
         public boolean enoughSamples(String metric, double percentile) {
+            return percentile(metric, percentile).path("enough_samples").asBoolean(true);
+        }
+
+        /** @return the summary's entry of that metric and percentile, or a missing node */
+        private JsonNode percentile(String metric, double percentile) {
             for (JsonNode e : summary().path("metrics").path(metric).path("percentiles")) {
                 if (Math.abs(e.path("p").asDouble() - percentile) < 1e-9) {
-                    return e.path("enough_samples").asBoolean(true);
+                    return e;
                 }
             }
-            return true;
+            return com.fasterxml.jackson.databind.node.MissingNode.getInstance();
         }
     }
 

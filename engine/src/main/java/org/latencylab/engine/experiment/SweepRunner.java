@@ -27,13 +27,14 @@ public final class SweepRunner implements StepRunner<SweepSpec> {
      * What the α intervals of a sweep fit do not cover, shown under every fit (console, report): the intervals are
      * sampling error under the model; a wrong model (a fixed cost the pure law cannot follow) biases α itself.
      */
-    public static final String FIT_CAVEAT = "α's intervals cover sampling error only: a fixed per-request cost that"
+    private static final String FIT_CAVEAT = "α's intervals cover sampling error only: a fixed per-request cost that"
             + " a·n^α cannot follow (network, client, the server's own overhead) pulls α low; with 4 or more context"
             + " lengths, fitOffset: true (--fit-offset on the command line) fits c + a·n^α and separates it";
 
     /**
      * @param withOffset whether the fit had the offset c
-     * @return {@link #FIT_CAVEAT} for a pure law; for an offset fit, what its intervals still do not cover
+     * @return for a pure law, that a fixed per-request cost pulls α low and how fitOffset separates it; for an offset
+     *         fit, what its intervals still do not cover
      */
     public static String caveat(boolean withOffset) {
         return withOffset ? "α's intervals cover sampling error only; with an offset c fitted, the law's three"

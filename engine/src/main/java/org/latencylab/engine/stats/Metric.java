@@ -56,6 +56,18 @@ public enum Metric {
         };
     }
 
+    /**
+     * @return true when the metric contains the prompt's prefill and so grows with the context length (a sweep's
+     *         values pooled over its lengths then mean little); false for the decode-side metrics and dispatch lag.
+     *         TTFB counts as growing: servers that send their header fields with the first token include prefill.
+     */
+    public boolean growsWithPrompt() {
+        return switch (this) {
+            case TTFT, TIME_TO_FIRST_CONTENT, TTFB, E2E, TTFT_FROM_INTENDED, E2E_FROM_INTENDED -> true;
+            case TPOT, ITL, ITL_PER_TOKEN, DISPATCH_LAG -> false;
+        };
+    }
+
     /** @return true when the metric has one value per request (false for ITL, which has one per event gap) */
     public boolean perRequest() {
         return perRequest != null;
