@@ -232,8 +232,9 @@ final class MeasuringJvm {
 
     /**
      * SIGTERM and SIGHUP sent to this process are passed to the child, which ends its run cleanly; SIGINT is passed on
-     * as SIGINT (Ctrl-C in a terminal reaches both processes already; a second SIGINT during the child's shutdown
-     * changes nothing), so the child ends as after Ctrl-C: summary printed, exit status 130.
+     * as SIGINT (Ctrl-C in a terminal reaches both processes already; the child takes a copy that follows within a
+     * second as the same press, see {@code cli.StopSignals}), so the child ends as after Ctrl-C: summary printed, exit
+     * status 130.
      */
     @SuppressWarnings("removal")
     private static void forwardTermination(Process child) {

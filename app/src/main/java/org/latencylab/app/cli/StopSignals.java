@@ -10,7 +10,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Turns Ctrl-C (SIGINT) and SIGTERM into a request to stop a run instead of an immediate JVM shutdown, so the
  * command can still print what finished and draw its charts, then exit with {@code 128 + signal number} (130 for
- * SIGINT, 143 for SIGTERM), as a shell expects. A second signal ends the process at once with that status.
+ * SIGINT, 143 for SIGTERM), as a shell expects. A second signal ends the process at once with that status, unless it
+ * is the same signal within {@link #SAME_PRESS_NANOS} of the first: one Ctrl-C can arrive twice, when the terminal
+ * sends it to the whole process group and the {@code java -jar} launcher ({@code MeasuringJvm}) passes its own copy
+ * on to this process a few milliseconds later; quitting at once then lost the summary of what finished.
  *
  * <p>Uses {@code sun.misc.Signal} (module {@code jdk.unsupported}, in every JDK and in the app image): the JDK has
  * no supported API for handling a signal without starting the shutdown sequence. Where a signal cannot be
@@ -26,7 +29,11 @@ final class StopSignals {
     record Received(String name, int number) {
     }
 
+    /** A repeat of the first signal sooner than this after it is the same key press delivered twice, ns (1 s). */
+    static final long SAME_PRESS_NANOS = 1_000_000_000L;
+
     private final AtomicReference<Received> received = new AtomicReference<>();
+    private volatile long firstNanos;
     private final List<Signal> signals = new ArrayList<>();
     private final List<SignalHandler> previous = new ArrayList<>();
 
@@ -40,9 +47,11 @@ final class StopSignals {
     static StopSignals install(Runnable onFirst) {
         StopSignals s = new StopSignals();
         SignalHandler h = sig -> {
+            long now = System.nanoTime();
             if (s.received.compareAndSet(null, new Received(sig.getName(), sig.getNumber()))) {
+                s.firstNanos = now;
                 onFirst.run();
-            } else {
+            } else if (!s.samePress(sig.getName(), now)) {
                 Runtime.getRuntime().halt(128 + sig.getNumber());
             }
         };
@@ -56,6 +65,17 @@ final class StopSignals {
             }
         }
         return s;
+    }
+
+    /**
+     * @param name     a signal's name, e.g. {@code INT}
+     * @param nowNanos when it arrived, {@link System#nanoTime()}
+     * @return true when it repeats the first signal within {@link #SAME_PRESS_NANOS} (the same press, delivered
+     *         twice), so it must not end the process
+     */
+    boolean samePress(String name, long nowNanos) {
+        Received first = received.get();
+        return first != null && first.name().equals(name) && nowNanos - firstNanos < SAME_PRESS_NANOS;
     }
 
     /** @return the first signal received, or null */
