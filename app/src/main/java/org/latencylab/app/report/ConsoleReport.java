@@ -393,9 +393,10 @@ public final class ConsoleReport {
                     quantile ? "bootstrap " : "", f.alphaLower(), f.alphaUpper(), quantile ? "pseudo-R¹" : "R²",
                     f.rSquared());
         }
+        String centre = sw.fitP50() != null && sw.fitP50().withOffset() ? "mean" : "P50"; // an offset fit is the mean
         for (SweepRunner.Extrapolation e : sw.extrapolations()) {
-            out.printf(Locale.ROOT, "extrapolated to %d tokens (a model, not a measurement): P50 TTFT %s (95%% confidence"
-                            + " band of the fitted curve %s–%s), P95 %s%n", e.contextTokens(),
+            out.printf(Locale.ROOT, "extrapolated to %d tokens (a model, not a measurement): %s TTFT %s (95%% confidence"
+                            + " band of the fitted curve %s–%s), P95 %s%n", e.contextTokens(), centre,
                     Units.ms(e.p50TtftMs()), Units.ms(e.p50LowerMs()), Units.ms(e.p50UpperMs()), Units.ms(e.p95TtftMs()));
         }
     }

@@ -443,10 +443,11 @@ public final class HtmlReport {
         JsonNode extrapolations = result.path("extrapolations");
         if (extrapolations.isArray() && !extrapolations.isEmpty()) {
             a("<p><b>Extrapolated</b> beyond the measured lengths (a model, not a measurement):</p><ul>");
+            String centre = result.path("fitP50").path("withOffset").asBoolean() ? "mean" : "P50";
             for (JsonNode e : extrapolations) {
-                a("<li>").t(String.format(Locale.ROOT, "%d tokens: P50 TTFT %s (95 %% confidence band of the fitted"
+                a("<li>").t(String.format(Locale.ROOT, "%d tokens: %s TTFT %s (95 %% confidence band of the fitted"
                         + " curve %s–%s), P95 %s",
-                        e.path("contextTokens").asInt(), Units.ms(e.path("p50TtftMs").asDouble()),
+                        e.path("contextTokens").asInt(), centre, Units.ms(e.path("p50TtftMs").asDouble()),
                         Units.ms(e.path("p50LowerMs").asDouble()), Units.ms(e.path("p50UpperMs").asDouble()),
                         Units.ms(e.path("p95TtftMs").asDouble()))).a("</li>");
             }
