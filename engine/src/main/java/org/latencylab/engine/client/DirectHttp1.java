@@ -412,6 +412,70 @@ final class DirectHttp1 implements AutoCloseable {
             }
         }
 
+        /**
+         * Reads a chunk-size line (RFC 9112 §7.1: hex digits, optional {@code ;extensions}, optional spaces) without
+         * allocating: it is read once per streamed event.
+         *
+         * @return the size, or -1 when the line is not a valid chunk size (the caller reports it with the line)
+         */
+        long readChunkSize() throws IOException {
+            int nl = lineEnd();
+            int end = nl > buf.position() && buf.get(nl - 1) == '\r' ? nl - 1 : nl;
+            long size = 0;
+            boolean digits = false;
+            boolean valid = true;
+            boolean trailingSpace = false;
+            for (int i = buf.position(); i < end; i++) {
+                int c = buf.get(i);
+                if (c == ';') {
+                    break; // chunk extensions are ignored
+                }
+                int d = Character.digit(c, 16);
+                if (c == ' ' || c == '\t') {
+                    trailingSpace = digits;
+                } else if (d < 0 || trailingSpace || size >>> 59 != 0) {
+                    valid = false; // a space inside the digits, a non-hex byte, or a size beyond 63 bits
+                    break;
+                } else {
+                    size = size << 4 | d;
+                    digits = true;
+                }
+            }
+            if (!valid || !digits) {
+                return -1; // the line stays in the buffer for the caller's message
+            }
+            buf.position(nl + 1);
+            return size;
+        }
+
+        /** @return true when the next line is empty (and consumed); false, line unread, when it is not */
+        boolean readEmptyLine() throws IOException {
+            int nl = lineEnd();
+            int p = buf.position();
+            if (nl == p || (nl == p + 1 && buf.get(p) == '\r')) {
+                buf.position(nl + 1);
+                return true;
+            }
+            return false;
+        }
+
+        /** @return the index of the next {@code \n} in the buffer, reading more until one is there */
+        private int lineEnd() throws IOException {
+            while (true) {
+                for (int i = buf.position(); i < buf.limit(); i++) {
+                    if (buf.get(i) == '\n') {
+                        return i;
+                    }
+                }
+                if (buf.position() == 0 && buf.limit() == buf.capacity()) {
+                    throw new ProtocolException("response line longer than " + BUFFER_BYTES + " bytes");
+                }
+                if (fill() < 0) {
+                    throw new EOFException("connection closed before the end of the response head");
+                }
+            }
+        }
+
         Response readResponse(Request request, Exchange exchange, TimingListener timing) throws IOException {
             while (true) {
                 String status = readLine();
@@ -578,22 +642,15 @@ final class DirectHttp1 implements AutoCloseable {
         }
 
         private long chunkSize() throws IOException {
-            String line = conn.readLine();
-            int end = line.indexOf(';'); // chunk extensions are ignored
-            String hex = (end >= 0 ? line.substring(0, end) : line).trim();
-            try {
-                long size = Long.parseLong(hex, 16);
-                if (size < 0) {
-                    throw new NumberFormatException();
-                }
-                return size;
-            } catch (NumberFormatException e) {
-                throw new ProtocolException("invalid chunk size line: " + ProtocolAdapter.excerpt(line));
+            long size = conn.readChunkSize();
+            if (size < 0) {
+                throw new ProtocolException("invalid chunk size line: " + ProtocolAdapter.excerpt(conn.readLine()));
             }
+            return size;
         }
 
         private void expectLineEnd() throws IOException {
-            if (!conn.readLine().isEmpty()) {
+            if (!conn.readEmptyLine()) {
                 throw new ProtocolException("chunk data longer than its declared size");
             }
         }

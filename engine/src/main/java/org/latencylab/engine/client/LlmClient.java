@@ -94,6 +94,25 @@ public final class LlmClient implements AutoCloseable {
     /** The HTTP request built last, reused while the same request object is sent again; immutable. */
     private volatile Built lastBuilt;
 
+    /**
+     * Requests built by {@link #prepare} and not sent yet, by request value. Taken out by the send that uses them, so
+     * the map only holds what a closed loop prepared ahead of its clock.
+     */
+    private final java.util.concurrent.ConcurrentHashMap<GenerationRequest, Ahead> prepared =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final java.util.concurrent.atomic.LongAdder builds = new java.util.concurrent.atomic.LongAdder();
+
+    /** A prepared request and how many sends of an equal request it still serves (guarded by the map's bin lock). */
+    private static final class Ahead {
+        final Built built;
+        int uses = 1;
+
+        Ahead(Built built) {
+            this.built = built;
+        }
+    }
+
     /** {@code wire}: the request's HTTP/1.1 bytes when {@link DirectHttp1} serves its URL, else null. */
     private record Built(Endpoint endpoint, GenerationRequest request, String key, Request http, byte[] wire) {
     }
@@ -387,14 +406,17 @@ public final class LlmClient implements AutoCloseable {
         Built built = null;
         try {
             Built last = lastBuilt;
-            if (last != null && last.request == request && last.endpoint.equals(endpoint)
+            Built ahead = prepared.isEmpty() ? null : takePrepared(request);
+            if (ahead != null && ahead.endpoint.equals(endpoint) && Objects.equals(ahead.key, key)) {
+                httpRequest = ahead.http; // built before the clock by prepare()
+                built = ahead;
+            } else if (last != null && last.request == request && last.endpoint.equals(endpoint)
                     && Objects.equals(last.key, key)) {
                 httpRequest = last.http; // a load step sends one request object many times: build it once
                 built = last;
             } else {
-                httpRequest = buildRequest(endpoint, request, adapter, key);
-                byte[] wire = direct != null && direct.handles(httpRequest.url()) ? DirectHttp1.encode(httpRequest) : null;
-                built = new Built(endpoint, request, key, httpRequest, wire);
+                built = build(endpoint, request, adapter, key);
+                httpRequest = built.http;
                 lastBuilt = built;
             }
         } catch (IOException | IllegalArgumentException e) {
@@ -673,6 +695,9 @@ public final class LlmClient implements AutoCloseable {
             } else if (e instanceof SocketTimeoutException) {
                 c.fail(ErrorKind.TIMEOUT, "idle timeout: no body bytes for "
                         + options.idleTimeout().toMillis() + " ms after " + c.events() + " token-bearing events", now);
+            } else if (e instanceof java.net.ProtocolException) { // body framing the HTTP layer cannot read
+                c.fail(ErrorKind.PROTOCOL, "invalid response body after " + c.events() + " token-bearing events: "
+                        + describe(e), now);
             } else {
                 c.fail(ErrorKind.TRUNCATED, "connection closed before the end marker after " + c.events()
                         + " token-bearing events: " + describe(e), now);
@@ -769,6 +794,64 @@ public final class LlmClient implements AutoCloseable {
     private static String describe(IOException e) {
         String m = e.getMessage();
         return e.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m);
+    }
+
+    /** @return how many requests this client has built (URL, body, headers) so far */
+    long builds() {
+        return builds.sum();
+    }
+
+    private Built build(Endpoint endpoint, GenerationRequest request, ProtocolAdapter adapter, String key)
+            throws IOException {
+        builds.increment();
+        Request httpRequest = buildRequest(endpoint, request, adapter, key);
+        byte[] wire = direct != null && direct.handles(httpRequest.url()) ? DirectHttp1.encode(httpRequest) : null;
+        return new Built(endpoint, request, key, httpRequest, wire);
+    }
+
+    /**
+     * Builds a request's HTTP form (URL, JSON body, headers, and its HTTP/1.1 bytes where those are sent directly)
+     * now, so that the {@link #execute} that later sends an equal request to the same endpoint does no building
+     * between the moment its worker is ready and its send stamp. A closed loop prepares its prompts before the
+     * measurement starts; at high concurrency, building a thousand bodies at the moment a thousand streams end
+     * took CPU from the streams still being stamped and from the server. Optional: an unprepared request is built
+     * when sent. Equal requests prepared n times serve n sends. A prepared request that is never sent is held until
+     * {@link #close}. Thread-safe.
+     *
+     * @param endpoint the endpoint it will be sent to; not null
+     * @param request  the request; not null
+     * @return true when it was prepared; false when it cannot be built (its send will then record the error) or the
+     *         protocol has no HTTP form (gRPC)
+     */
+    public boolean prepare(Endpoint endpoint, GenerationRequest request) {
+        ProtocolAdapter adapter = adapters.get(endpoint.protocol());
+        if (adapter == null || endpoint.protocol() == Protocol.KSERVE_GRPC) {
+            return false;
+        }
+        String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
+        Built built;
+        try {
+            built = build(endpoint, request, adapter, key);
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+        prepared.compute(request, (k, v) -> {
+            if (v == null || !v.built.endpoint.equals(endpoint) || !Objects.equals(v.built.key, key)) {
+                return new Ahead(built);
+            }
+            v.uses++; // equal requests (a warm prompt sent many times) share one build
+            return v;
+        });
+        return true;
+    }
+
+    private Built takePrepared(GenerationRequest request) {
+        Built[] taken = new Built[1];
+        prepared.computeIfPresent(request, (k, v) -> {
+            taken[0] = v.built;
+            return --v.uses == 0 ? null : v;
+        });
+        return taken[0];
     }
 
     private Request buildRequest(Endpoint endpoint, GenerationRequest request, ProtocolAdapter adapter,
@@ -882,6 +965,7 @@ public final class LlmClient implements AutoCloseable {
     /** Releases pooled connections and gRPC channels. Idempotent. */
     @Override
     public void close() {
+        prepared.clear();
         grpc.close();
         if (direct != null) {
             direct.close();

@@ -139,7 +139,8 @@ public final class ClosedLoop {
      * @param label         request label
      * @param contextTokens prompt tokens intended, or -1
      * @param requestFor    builds the i-th request (i from 0): all of them before the first is sent when their prompts
-     *                      total at most 1 M tokens, else each on its worker thread before its intended start
+     *                      total at most 1 M tokens (each then also {@link StepContext#prepare prepared}: its HTTP
+     *                      body is built before the clock), else each on its worker thread before its intended start
      * @param record        whether results go to {@link StepContext#finished} (false for warmup)
      * @param ctx           run services
      * @return the records in the order they finished
@@ -155,8 +156,10 @@ public final class ClosedLoop {
         if (first != null && (long) total * Math.max(1, first.promptTokens()) <= PREBUILT_PROMPT_TOKENS) {
             prepared = new GenerationRequest[total];
             prepared[0] = first;
+            ctx.prepare(first);
             for (int i = 1; i < total && !ctx.cancelled(); i++) {
                 prepared[i] = requestFor.apply(i);
+                ctx.prepare(prepared[i]); // the HTTP body too: none is built when a turn is due
             }
         }
         GenerationRequest[] ready = prepared;

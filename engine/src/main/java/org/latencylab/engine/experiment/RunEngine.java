@@ -413,6 +413,11 @@ public final class RunEngine {
         }
 
         @Override
+        public void prepare(GenerationRequest request) {
+            client.prepare(endpoint, request);
+        }
+
+        @Override
         public void warmConnection(boolean stream) {
             if (!spec.client().coldConnections()) {
                 client.warmConnection(endpoint, stream);

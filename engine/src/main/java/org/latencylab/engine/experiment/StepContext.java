@@ -68,6 +68,15 @@ public interface StepContext {
     }
 
     /**
+     * Builds a request's wire form now, ahead of its send (see {@code LlmClient#prepare}), so that sending it does no
+     * building at the moment it is due. Optional: a context that cannot (this default) builds when it sends.
+     *
+     * @param request a request that will be sent through {@link #send} later (an equal one is found by value)
+     */
+    default void prepare(GenerationRequest request) {
+    }
+
+    /**
      * Builds a prompt of exactly {@code tokens} tokens (the run's tokenizer and corpus).
      *
      * @param tokens prompt length in tokens, >= 1

@@ -287,8 +287,9 @@ final class LoadMeter implements AutoCloseable {
         LatencyPercentiles ttft = LatencyPercentiles.of(b.histograms.get(Metric.TTFT_FROM_INTENDED));
         LatencyPercentiles e2e = LatencyPercentiles.of(b.histograms.get(Metric.E2E_FROM_INTENDED));
         Histogram tierH = b.histograms.get(tierMetric);
-        Double tierP95 = tierH.getTotalCount() == 0 ? null : Nanos.toMillis(tierH.getValueAtPercentile(95));
-        String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
+        long tierP95Nanos = tierH.getTotalCount() == 0 ? 0 : tierH.getValueAtPercentile(95);
+        Double tierP95 = tierH.getTotalCount() == 0 ? null : Nanos.toMillis(tierP95Nanos);
+        String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierP95Nanos);
         LoadSecond s = new LoadSecond(second, phase, targetRateRps, b.sent, b.dropped, b.ended, b.succeeded,
                 b.failed, b.cancelled, b.rateLimited, b.serverErrors, b.http429Attempts, b.retries,
                 b.deadlineMisses, b.goodput, b.errorRate(), inFlight, ttft.p50Ms(), ttft.p95Ms(), ttft.p99Ms(),
@@ -314,11 +315,12 @@ final class LoadMeter implements AutoCloseable {
         if (w == null) {
             return;
         }
-        Histogram copy = h.copy();
-        copy.setStartTimeStamp(fromEpochMs);
-        copy.setEndTimeStamp(fromEpochMs + 1000);
-        copy.setTag(tag);
-        w.outputIntervalHistogram(copy);
+        // the second's own histogram: no other thread records into it any more, and the stamps and tag set here
+        // change no count
+        h.setStartTimeStamp(fromEpochMs);
+        h.setEndTimeStamp(fromEpochMs + 1000);
+        h.setTag(tag);
+        w.outputIntervalHistogram(h);
     }
 
     /**

@@ -194,6 +194,36 @@ class DirectHttp1Test {
     }
 
     @Test
+    void chunkSizeLinesWithExtensionsLeadingZerosAndSpacesAreReadAndBadOnesAreProtocolErrors() throws Exception {
+        String a = event("a");
+        String b = event("b");
+        int la = a.getBytes(StandardCharsets.UTF_8).length;
+        int lb = b.getBytes(StandardCharsets.UTF_8).length;
+        int lEnd = END.getBytes(StandardCharsets.UTF_8).length;
+        RawServer server = new RawServer((i, request, out) -> {
+            if (i == 0) { // uppercase hex with a chunk extension, leading zeros, a space before CRLF
+                write(out, SSE_HEAD + Integer.toHexString(la).toUpperCase() + ";name=value\r\n" + a + "\r\n"
+                        + "000" + Integer.toHexString(lb) + " \r\n" + b + "\r\n"
+                        + Integer.toHexString(lEnd) + "\r\n" + END + "\r\n0\r\n\r\n");
+            } else if (i == 1) { // a sign is not a hex digit (RFC 9112 §7.1)
+                write(out, SSE_HEAD + "+" + Integer.toHexString(la) + "\r\n" + a + "\r\n0\r\n\r\n");
+            } else { // chunk data longer than declared
+                write(out, SSE_HEAD + Integer.toHexString(la - 5) + "\r\n" + a + "\r\n0\r\n\r\n");
+            }
+        });
+        LlmClient client = client(ClientOptions.DEFAULTS);
+        RequestRecord ok = send(client, server, true);
+        assertThat(ok.outcome()).as(String.valueOf(ok.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(ok.outputText()).isEqualTo("ab");
+        RequestRecord signed = send(client, server, true);
+        assertThat(signed.errorKind()).isEqualTo(ErrorKind.PROTOCOL);
+        assertThat(signed.errorMessage()).contains("invalid chunk size line", "+");
+        RequestRecord longer = send(client, server, true);
+        assertThat(longer.errorKind()).isEqualTo(ErrorKind.PROTOCOL);
+        assertThat(longer.errorMessage()).contains("chunk data longer than its declared size");
+    }
+
+    @Test
     void aTerminatingChunkThatComesJustAfterTheEndMarkerKeepsTheConnection() throws Exception {
         List<Long> lastChunkAt = new CopyOnWriteArrayList<>();
         RawServer server = new RawServer((i, request, out) -> {

@@ -229,6 +229,65 @@ class LlmClientTest {
     }
 
     @Test
+    void preparedRequestsAreSentAsBuiltWithNoBuildingAtSendTime() throws Exception {
+        for (int i = 0; i < 4; i++) {
+            mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                    .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
+        }
+        LlmClient c = client();
+        Endpoint e = mockEndpoint();
+        // two equal warm prompts (distinct objects) and one other, as a closed loop prepares them
+        GenerationRequest a1 = GenerationRequest.streaming("same prompt", 10);
+        GenerationRequest a2 = GenerationRequest.streaming("same prompt", 10);
+        GenerationRequest b = GenerationRequest.streaming("other prompt", 10);
+        assertThat(c.prepare(e, a1)).isTrue();
+        assertThat(c.prepare(e, a2)).isTrue();
+        assertThat(c.prepare(e, b)).isTrue();
+        long built = c.builds();
+        for (GenerationRequest r : List.of(b, a2, a1)) {
+            RequestRecord rec = c.execute(e, r, ticket());
+            assertThat(rec.outcome()).as(String.valueOf(rec.errorMessage())).isEqualTo(Outcome.SUCCESS);
+            String body = mock.takeRequest(5, TimeUnit.SECONDS).getBody().utf8();
+            assertThat(body).contains("\"" + r.prompt() + "\"", "\"stream\":true");
+        }
+        assertThat(c.builds()).as("sends of prepared requests build nothing").isEqualTo(built);
+        // a third send of the warm prompt was not prepared: it is built when sent, and still correct
+        RequestRecord extra = c.execute(e, GenerationRequest.streaming("same prompt", 10), ticket());
+        assertThat(extra.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(mock.takeRequest(5, TimeUnit.SECONDS).getBody().utf8()).contains("\"same prompt\"");
+        assertThat(c.builds()).isEqualTo(built + 1);
+    }
+
+    @Test
+    void eventsThatAreNotOneCompleteJsonObjectFailTheRequestAndDoNotHang() throws Exception {
+        String good = chunk("{\"content\":\"a\"}");
+        String[][] cases = {
+            {"data: {\"choices\":[]} {\"x\":1}\n\n", "protocol", "event data is not a JSON object"},
+            {"data: [1,2]\n\n", "protocol", "event data is not a JSON object"},
+            {"data: 42\n\n", "protocol", "event data is not a JSON object"},
+            // a complete SSE event whose JSON stops inside the choices array: must fail, not wait for more
+            {"data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}\n\n", "protocol", "event data is not a JSON object"},
+            {"data: {\"choices\":[{\"delta\":{\"content\":\"b\"},\"logprobs\":{\"c\":[1,\n\n", "protocol",
+                "event data is not a JSON object"},
+        };
+        for (String[] c : cases) {
+            String url = replay(200, 0, good, 10, c[0], 20, FINISH + DONE);
+            RequestRecord r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(Duration.ofSeconds(5),
+                    () -> client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket()));
+            assertThat(r.errorKind()).as(c[0]).isEqualTo(ErrorKind.fromId(c[1]));
+            assertThat(r.errorMessage()).as(c[0]).contains(c[2]);
+            assertThat(r.outputText()).as("the event before the bad one still counts").isEqualTo("a");
+        }
+        // the body ends inside an event's JSON: truncated
+        mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                .body(good + "data: {\"choices\":[{\"delta\":{\"content\":\"b\"")
+                .onResponseEnd(new mockwebserver3.SocketEffect.CloseSocket(true, false, false)).build());
+        RequestRecord cut = client().execute(mockEndpoint(), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(cut.errorKind()).isEqualTo(ErrorKind.TRUNCATED);
+        assertThat(cut.outputText()).isEqualTo("a");
+    }
+
+    @Test
     void socketClosedMidStreamIsTruncated() {
         mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
                 .body(chunk("{\"content\":\"Hel\"}") + "data: {\"choi")
