@@ -46,7 +46,7 @@ final class ProbeCommand implements Callable<Integer> {
     List<String> slos = List.of();
 
     @Option(names = "--warmup", defaultValue = "1",
-            description = "unrecorded requests sent first (default: ${DEFAULT-VALUE})")
+            description = "unrecorded requests sent first, like the measured ones (default: ${DEFAULT-VALUE})")
     int warmup;
 
     @Override

@@ -49,7 +49,7 @@ final class SweepCommand implements Callable<Integer> {
     List<Integer> extrapolate = List.of();
 
     @Option(names = "--warmup", defaultValue = "1",
-            description = "unrecorded requests sent first (default: ${DEFAULT-VALUE})")
+            description = "unrecorded requests sent first, like the measured ones (default: ${DEFAULT-VALUE})")
     int warmup;
 
     /** Not offered (hidden from the help): only here to explain why a sweep takes no SLO. */

@@ -49,7 +49,8 @@ final class TargetOptions {
 
     @Option(names = "--cold-connections",
             description = "measured requests open their own connections (connect/TLS time inside TTFT and E2E); "
-                    + "by default as many connections as requests in flight are opened before measuring")
+                    + "by default as many connections as requests in flight are opened before measuring, each with "
+                    + "one unrecorded 1-token generation request (billed like any request on a paid API)")
     boolean coldConnections;
 
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "run directory (default: runs/<timestamp>-<name>)")

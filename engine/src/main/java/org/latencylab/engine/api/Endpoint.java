@@ -24,6 +24,12 @@ import java.util.TreeMap;
 public record Endpoint(String name, Protocol protocol, String baseUrl, String model, String apiKeyEnv,
                        Map<String, String> headers, boolean verifyTls) {
 
+    /** @return a suggestion for a URL given without its scheme ("127.0.0.1:8000"), else "" */
+    private static String schemeHint(String baseUrl) {
+        String u = baseUrl.strip();
+        return u.contains("://") || u.isEmpty() ? "" : "; did you mean http://" + u + " ?";
+    }
+
     public Endpoint {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("endpoint name must not be blank");
@@ -36,11 +42,12 @@ public record Endpoint(String name, Protocol protocol, String baseUrl, String mo
         try {
             uri = URI.create(baseUrl.strip());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("endpoint '" + name + "': baseUrl '" + baseUrl + "' is not a URL", e);
+            throw new IllegalArgumentException("endpoint '" + name + "': baseUrl '" + baseUrl + "' is not a URL"
+                    + schemeHint(baseUrl), e);
         }
         if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()) || uri.getHost() == null) {
             throw new IllegalArgumentException("endpoint '" + name + "': baseUrl '" + baseUrl
-                    + "' must be an http:// or https:// URL with a host");
+                    + "' must be an http:// or https:// URL with a host" + schemeHint(baseUrl));
         }
         baseUrl = stripTrailingSlash(baseUrl.strip());
         model = model == null ? "" : model;

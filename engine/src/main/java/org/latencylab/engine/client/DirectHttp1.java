@@ -419,7 +419,7 @@ final class DirectHttp1 implements AutoCloseable {
          * @return the size, or -1 when the line is not a valid chunk size (the caller reports it with the line)
          */
         long readChunkSize() throws IOException {
-            int nl = lineEnd();
+            int nl = lineEnd("body");
             int end = nl > buf.position() && buf.get(nl - 1) == '\r' ? nl - 1 : nl;
             long size = 0;
             boolean digits = false;
@@ -450,7 +450,7 @@ final class DirectHttp1 implements AutoCloseable {
 
         /** @return true when the next line is empty (and consumed); false, line unread, when it is not */
         boolean readEmptyLine() throws IOException {
-            int nl = lineEnd();
+            int nl = lineEnd("body");
             int p = buf.position();
             if (nl == p || (nl == p + 1 && buf.get(p) == '\r')) {
                 buf.position(nl + 1);
@@ -459,8 +459,11 @@ final class DirectHttp1 implements AutoCloseable {
             return false;
         }
 
-        /** @return the index of the next {@code \n} in the buffer, reading more until one is there */
-        private int lineEnd() throws IOException {
+        /**
+         * @param part "head" or "body", for the message when the connection closes first
+         * @return the index of the next {@code \n} in the buffer, reading more until one is there
+         */
+        private int lineEnd(String part) throws IOException {
             while (true) {
                 for (int i = buf.position(); i < buf.limit(); i++) {
                     if (buf.get(i) == '\n') {
@@ -471,7 +474,7 @@ final class DirectHttp1 implements AutoCloseable {
                     throw new ProtocolException("response line longer than " + BUFFER_BYTES + " bytes");
                 }
                 if (fill() < 0) {
-                    throw new EOFException("connection closed before the end of the response head");
+                    throw new EOFException("connection closed before the end of the response " + part);
                 }
             }
         }

@@ -16,6 +16,9 @@ import java.io.IOException;
  * <p>Stateless; thread-safe.
  */
 final class SseEvents {
+    /** The UTF-8 encoding of U+FEFF. */
+    private static final okio.ByteString UTF8_BOM = okio.ByteString.decodeHex("efbbbf");
+
     private SseEvents() {
     }
 
@@ -67,6 +70,12 @@ final class SseEvents {
      */
     static void read(Response response, Handler handler) throws IOException {
         StampedBody body = StampedBody.of(response.body());
+        okio.BufferedSource source = body.source();
+        if (source.request(UTF8_BOM.size()) && source.rangeEquals(0, UTF8_BOM)) {
+            // one leading byte-order mark is not part of the stream (WHATWG HTML, event stream interpretation:
+            // UTF-8 decode strips it); left in, it prefixes the first field name and that whole event is dropped
+            source.skip(UTF8_BOM.size());
+        }
         final class Listener extends EventSourceListener {
             Throwable failure;
             boolean stopped;

@@ -326,6 +326,18 @@ class DirectHttp1Test {
     }
 
     @Test
+    void aStreamCutBetweenChunksIsTruncatedAndItsMessageNamesTheBody() throws Exception {
+        RawServer server = new RawServer((i, request, out) -> {
+            write(out, SSE_HEAD + chunk(event("a")) + chunk(event("b")) + "4"); // a chunk-size line, then close
+            throw new IOException("close");
+        });
+        RequestRecord cut = send(client(ClientOptions.DEFAULTS), server, true);
+        assertThat(cut.errorKind()).as(String.valueOf(cut.errorMessage())).isEqualTo(ErrorKind.TRUNCATED);
+        assertThat(cut.outputText()).isEqualTo("ab");
+        assertThat(cut.errorMessage()).contains("before the end of the response body").doesNotContain("head");
+    }
+
+    @Test
     void theTotalTimeoutEndsAnAnswerThatNeverComes() throws Exception {
         RawServer server = new RawServer((i, request, out) -> Thread.sleep(30_000));
         LlmClient client = client(ClientOptions.DEFAULTS.withTotalTimeout(Duration.ofMillis(300)));

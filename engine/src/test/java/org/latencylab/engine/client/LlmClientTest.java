@@ -288,6 +288,36 @@ class LlmClientTest {
     }
 
     @Test
+    void aLeadingByteOrderMarkIsSkippedAndTheFirstEventKept() throws Exception {
+        // the mark alone in the first write, then the events: the skip must wait for three bytes, not one read
+        String url = replay(200, 0, "\uFEFF", 20, chunk("{\"content\":\"a\"}"), 40,
+                chunk("{\"content\":\"b\"}") + FINISH + DONE);
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.outputText()).isEqualTo("ab");
+        assertThat(r.tokens().size()).isEqualTo(2);
+        String joined = replay(200, 0, "\uFEFF" + chunk("{\"content\":\"a\"}") + FINISH + DONE);
+        assertThat(client().execute(endpoint(joined), GenerationRequest.streaming("p", 10), ticket()).outputText())
+                .isEqualTo("a");
+    }
+
+    @Test
+    void aBaseUrlWithoutSchemeGetsAHint() {
+        assertThatThrownByMessage(() -> endpoint("127.0.0.1:8000")).contains("did you mean http://127.0.0.1:8000 ?");
+        assertThatThrownByMessage(() -> endpoint("localhost:8000/v1")).contains("did you mean http://localhost:8000/v1 ?");
+        assertThatThrownByMessage(() -> endpoint("ftp://host")).doesNotContain("did you mean");
+    }
+
+    private static org.assertj.core.api.AbstractStringAssert<?> assertThatThrownByMessage(Runnable r) {
+        try {
+            r.run();
+        } catch (IllegalArgumentException e) {
+            return assertThat(e.getMessage());
+        }
+        throw new AssertionError("no IllegalArgumentException");
+    }
+
+    @Test
     void socketClosedMidStreamIsTruncated() {
         mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
                 .body(chunk("{\"content\":\"Hel\"}") + "data: {\"choi")
