@@ -247,7 +247,10 @@ final class LoadRun {
     }
 
     private void rollNext() {
-        int s = nextSecond++;
+        // nextSecond moves on only once the second is closed: rollDue's unlocked check must not see a second as
+        // closed while its counters are still being read, or a request sent just after the boundary (by a thread
+        // that saw the new value and skipped the lock) is counted in the second before
+        int s = nextSecond;
         long from = startNanos + s * 1_000_000_000L;
         String phase;
         if (from >= Math.min(endNanos, stopNanos)) {
@@ -261,7 +264,12 @@ final class LoadRun {
         }
         double target = profile == null || "drain".equals(phase) ? 0
                 : profile.rateAt(s * 1_000_000_000L + 500_000_000L);
-        LoadSecond closed = meter.roll(s, phase, target, active.get());
+        LoadSecond closed;
+        try {
+            closed = meter.roll(s, phase, target, active.get());
+        } finally {
+            nextSecond = s + 1;
+        }
         ctx.progress(new LoadProgress(label, closed));
     }
 
