@@ -25,8 +25,8 @@ import java.util.Map;
  * <p>Line fields (absent when the event did not happen):
  * {@code id, label, step (the run step, e.g. "sweep" for label "sweep-2048"), phase (warmup | measured | cooldown),
  * protocol, context_tokens, stream, outcome, error_kind, error_message, http_status, attempts,
- * rate_limited_attempts, input_tokens, output_tokens, output_token_source, output_chars, reasoning_chars};
- * metrics in milliseconds: {@code ttfb_ms, first_byte_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms,
+ * rate_limited_attempts, input_tokens, output_tokens, output_token_source, output_chars, reasoning_chars}
+ * ({@code *_chars} in UTF-16 code units, {@link String#length()}); metrics in milliseconds: {@code ttfb_ms, first_byte_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms,
  * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms} (connect only when a new connection
  * was opened and completed); {@code server_timings_ms} (what the server said
  * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body; {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
