@@ -39,4 +39,14 @@ public final class RequestThreads {
     public static Thread startWorker(String name, Runnable task) {
         return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(task);
     }
+
+    /**
+     * A factory of the same request threads, for an executor ({@code Executors.newThreadPerTaskExecutor}).
+     *
+     * @param namePrefix thread names are this prefix followed by 0, 1, 2, ...; not null
+     * @return a thread-safe factory of unstarted platform daemon threads
+     */
+    public static java.util.concurrent.ThreadFactory workerFactory(String namePrefix) {
+        return Thread.ofPlatform().daemon().name(namePrefix, 0).stackSize(STACK_BYTES).factory();
+    }
 }

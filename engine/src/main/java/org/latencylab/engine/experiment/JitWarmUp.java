@@ -10,9 +10,9 @@ import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;
 import org.latencylab.engine.sim.SimServer;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -94,25 +94,19 @@ final class JitWarmUp {
             long deadline = System.nanoTime() + LIMIT_MILLIS * 1_000_000L;
             AtomicInteger next = new AtomicInteger();
             AtomicInteger done = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
-            for (int w = 0; w < CONCURRENCY; w++) {
-                threads.add(RequestThreads.startWorker("latencylab-jit-warm-up-" + w, () -> {
-                    while (next.getAndIncrement() < REQUESTS && System.nanoTime() < deadline
-                            && !Thread.currentThread().isInterrupted()) {
-                        if (client.execute(endpoint, request, new RequestTicket(0, "warm-up", 4, System.nanoTime()))
-                                .succeeded()) {
-                            done.incrementAndGet();
+            // close() waits for every worker (and stops them if this thread is interrupted meanwhile)
+            try (ExecutorService workers = Executors.newThreadPerTaskExecutor(
+                    RequestThreads.workerFactory("latencylab-jit-warm-up-"))) {
+                for (int w = 0; w < CONCURRENCY; w++) {
+                    workers.execute(() -> {
+                        while (next.getAndIncrement() < REQUESTS && System.nanoTime() < deadline
+                                && !Thread.currentThread().isInterrupted()) {
+                            if (client.execute(endpoint, request,
+                                    new RequestTicket(0, "warm-up", 4, System.nanoTime())).succeeded()) {
+                                done.incrementAndGet();
+                            }
                         }
-                    }
-                }));
-            }
-            for (Thread t : threads) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    threads.forEach(Thread::interrupt);
-                    Thread.currentThread().interrupt();
-                    break;
+                    });
                 }
             }
             return done.get();

@@ -6,8 +6,8 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -58,38 +58,34 @@ final class SimWarmUp {
             long deadline = System.nanoTime() + LIMIT_MILLIS * 1_000_000L;
             AtomicInteger next = new AtomicInteger();
             AtomicInteger ok = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
-            for (int w = 0; w < CONCURRENCY; w++) {
-                threads.add(Thread.ofVirtual().name("latencylab-sim-warm-up-" + w).start(() -> {
-                    int i;
-                    while ((i = next.getAndIncrement()) < REQUESTS && System.nanoTime() < deadline) {
-                        HttpRequest request = HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(String.format(BODY, i % 8 != 0)))
-                                .build();
-                        try {
-                            HttpResponse<InputStream> r = http.send(request, HttpResponse.BodyHandlers.ofInputStream());
-                            try (InputStream body = r.body()) {
-                                body.transferTo(java.io.OutputStream.nullOutputStream());
+            // close() waits for every worker (and stops them if this thread is interrupted meanwhile)
+            try (ExecutorService workers = Executors.newThreadPerTaskExecutor(
+                    Thread.ofVirtual().name("latencylab-sim-warm-up-", 0).factory())) {
+                for (int w = 0; w < CONCURRENCY; w++) {
+                    workers.execute(() -> {
+                        int i;
+                        while ((i = next.getAndIncrement()) < REQUESTS && System.nanoTime() < deadline) {
+                            HttpRequest request = HttpRequest.newBuilder(uri)
+                                    .header("Content-Type", "application/json")
+                                    .POST(HttpRequest.BodyPublishers.ofString(String.format(BODY, i % 8 != 0)))
+                                    .build();
+                            try {
+                                HttpResponse<InputStream> r = http.send(request,
+                                        HttpResponse.BodyHandlers.ofInputStream());
+                                try (InputStream body = r.body()) {
+                                    body.transferTo(java.io.OutputStream.nullOutputStream());
+                                }
+                                if (r.statusCode() == 200) {
+                                    ok.incrementAndGet();
+                                }
+                            } catch (IOException e) {
+                                // ignored: the next request tries again
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                                return;
                             }
-                            if (r.statusCode() == 200) {
-                                ok.incrementAndGet();
-                            }
-                        } catch (IOException e) {
-                            // ignored: the next request tries again
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return;
                         }
-                    }
-                }));
-            }
-            for (Thread t : threads) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    threads.forEach(Thread::interrupt);
-                    Thread.currentThread().interrupt();
-                    break;
+                    });
                 }
             }
             return ok.get();
