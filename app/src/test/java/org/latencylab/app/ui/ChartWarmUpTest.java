@@ -3,7 +3,7 @@ package org.latencylab.app.ui;
 import io.fair_acc.chartfx.XYChart;
 import io.fair_acc.chartfx.plugins.YRangeIndicator;
 import io.fair_acc.dataset.DataSet;
-import javafx.application.Platform;
+
 import javafx.collections.ListChangeListener;
 import javafx.scene.Node;
 import javafx.scene.Scene;
@@ -18,9 +18,8 @@ import org.testfx.api.FxToolkit;
 
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,16 +34,8 @@ class ChartWarmUpTest {
         FxToolkit.registerPrimaryStage();
     }
 
-    private static <T> T fx(Callable<T> c) throws Exception {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                f.complete(c.call());
-            } catch (Exception e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.get(10, TimeUnit.SECONDS);
+    private static <T> T fx(Callable<T> c) {
+        return org.testfx.util.WaitForAsyncUtils.waitForAsyncFx(10_000, c);
     }
 
     @Test

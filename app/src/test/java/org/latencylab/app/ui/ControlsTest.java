@@ -1,6 +1,5 @@
 package org.latencylab.app.ui;
 
-import javafx.application.Platform;
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.scene.control.Spinner;
@@ -9,8 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.testfx.api.FxToolkit;
 
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,16 +21,8 @@ class ControlsTest {
         FxToolkit.registerPrimaryStage();
     }
 
-    private static <T> T fx(Callable<T> c) throws Exception {
-        CompletableFuture<T> f = new CompletableFuture<>();
-        Platform.runLater(() -> {
-            try {
-                f.complete(c.call());
-            } catch (Exception e) {
-                f.completeExceptionally(e);
-            }
-        });
-        return f.get(10, TimeUnit.SECONDS);
+    private static <T> T fx(Callable<T> c) {
+        return org.testfx.util.WaitForAsyncUtils.waitForAsyncFx(10_000, c);
     }
 
     @Test
