@@ -83,17 +83,23 @@ class ResultsViewModelTest {
                 + (saturated ? "; as measured, client saturated" : ""));
     }
 
-    @Test
-    void theViewModelShowsExactlyTheEnginesSummariesFitAndTiers() throws Exception {
-        ResultsViewModel results = new ResultsViewModel();
-        RunViewModel run = new RunViewModel(ui, StepCatalog.engine()::start, results);
-        ui.run(() -> run.start(threeSteps(), runs));
+    /** @return the run's result once it ended, or null after 120 s */
+    private RunResult awaitEnd(RunViewModel run) throws Exception {
         long until = System.currentTimeMillis() + 120_000;
         RunResult engine = null;
         while (engine == null && System.currentTimeMillis() < until) {
             Thread.sleep(50);
             engine = ui.call(() -> run.runningProperty().get() ? null : run.lastResultProperty().get());
         }
+        return engine;
+    }
+
+    @Test
+    void theViewModelShowsExactlyTheEnginesSummariesFitAndTiers() throws Exception {
+        ResultsViewModel results = new ResultsViewModel();
+        RunViewModel run = new RunViewModel(ui, StepCatalog.engine()::start, results);
+        ui.run(() -> run.start(threeSteps(), runs));
+        RunResult engine = awaitEnd(run);
         assertThat(engine).as("run ended").isNotNull();
         assertThat(engine.status()).isEqualTo(RunResult.Status.COMPLETED);
         RunResult e = engine;
@@ -170,12 +176,7 @@ class ResultsViewModelTest {
                         new SweepSpec(List.of(128, 512, 2048), 3, 3, 4, true, true, List.of(16384), 0)),
                 null, null, 5);
         ui.run(() -> run.start(spec, runs));
-        long until = System.currentTimeMillis() + 120_000;
-        RunResult engine = null;
-        while (engine == null && System.currentTimeMillis() < until) {
-            Thread.sleep(50);
-            engine = ui.call(() -> run.runningProperty().get() ? null : run.lastResultProperty().get());
-        }
+        RunResult engine = awaitEnd(run);
         assertThat(engine).as("run ended").isNotNull();
         RunResult e = engine;
         RunResult.StepOutcome probe = e.steps().get(0);
