@@ -61,7 +61,7 @@ public record LatencyPercentiles(long count, Double meanMs, Double p50Ms, Double
      * {@code max(1, ceil(p' × total / 100))}, with {@code p'} the next double below {@code p} clamped to [0, 100],
      * reported as the highest value equivalent to it (the lowest for {@code p = 0}).
      *
-     * @param h           histogram (not modified)
+     * @param h           histogram (not modified; it must not be recorded into meanwhile: the caller owns it)
      * @param percentiles percentiles in [0, 100], ascending
      * @param meanOut     null, or a one-element array that receives {@code h.getMean()} (same arithmetic)
      * @return the values, in the histogram's unit; 0 for every percentile of an empty histogram
