@@ -695,6 +695,9 @@ public final class LlmClient implements AutoCloseable {
             } else if (e instanceof SocketTimeoutException) {
                 c.fail(ErrorKind.TIMEOUT, "idle timeout: no body bytes for "
                         + options.idleTimeout().toMillis() + " ms after " + c.events() + " token-bearing events", now);
+            } else if (e instanceof SseEvents.CutInsideEvent) {
+                c.fail(ErrorKind.TRUNCATED, "the body ended inside an SSE event after " + c.events()
+                        + " token-bearing events", now);
             } else if (e instanceof java.net.ProtocolException) { // body framing the HTTP layer cannot read
                 c.fail(ErrorKind.PROTOCOL, "invalid response body after " + c.events() + " token-bearing events: "
                         + describe(e), now);

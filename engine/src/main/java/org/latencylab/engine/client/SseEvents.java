@@ -22,6 +22,13 @@ final class SseEvents {
     private SseEvents() {
     }
 
+    /** The body ended (cleanly or not) in the middle of an SSE event: a cut stream, whatever the connection did. */
+    static final class CutInsideEvent extends IOException {
+        CutInsideEvent(String message) {
+            super(message);
+        }
+    }
+
     /** Receives events; returns false to stop reading (after an error was recorded). */
     interface Handler {
         /**
@@ -109,7 +116,7 @@ final class SseEvents {
         }
         if (body.cutAtEnd()) {
             // okhttp-sse fails on a body that ends in the middle of a line; that is a cut stream
-            throw new IOException("body ended inside an SSE event (" + t.getClass().getSimpleName() + ")");
+            throw new CutInsideEvent("body ended inside an SSE event (" + t.getClass().getSimpleName() + ")");
         }
         okhttp3.MediaType type = response.body().contentType();
         if (t instanceof IllegalStateException && (type == null || !"event-stream".equals(type.subtype()))) {

@@ -328,6 +328,16 @@ class LlmClientTest {
     }
 
     @Test
+    void aBodyThatEndsCleanlyInsideAnEventIsTruncatedWithoutBlamingTheConnection() throws Exception {
+        // the server ends the body properly, but in the middle of an event's line
+        String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, "data: {\"choi");
+        RequestRecord r = client().execute(endpoint(url), GenerationRequest.streaming("p", 10), ticket());
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TRUNCATED);
+        assertThat(r.errorMessage()).contains("inside an").doesNotContain("connection closed");
+        assertThat(r.outputText()).isEqualTo("Hi");
+    }
+
+    @Test
     void bodyEndingInALoneCarriageReturnEndsInsteadOfSpinning() throws Exception {
         // okhttp-sse's reader alone loops forever on a trailing CR; the client must end the stream
         String url = replay(200, 0, chunk("{\"content\":\"Hi\"}"), 10, "garbage\r");
