@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Makes sure a measuring command runs in a JVM whose own pauses stay out of the numbers: generational ZGC (pauses
@@ -19,9 +21,11 @@ import java.util.Set;
  * options, so {@link #relaunchIfNeeded} starts the same command once more in a child JVM with those options (same
  * {@code java}, class path and system properties), passes the terminal through, forwards SIGTERM/SIGHUP and returns
  * the child's exit status. It does nothing when the JVM already runs ZGC (the installed launcher and the
- * {@code latencylab} script set the options themselves), for commands that measure nothing ({@code --help},
- * {@code --version}, {@code detect}, ...), or when the environment variable {@value #OPT_OUT} is set to {@code 1}.
- * The cost is one more JVM start (about 0.2–0.4 s here), paid before any clock starts.
+ * {@code latencylab} script set the options themselves) with a heap large enough for the command's closed-loop
+ * concurrency ({@link #heapMegabytes}; only the script's default heap is replaced, never one the user chose), for
+ * commands that measure nothing ({@code --help}, {@code --version}, {@code detect}, ...), or when the environment
+ * variable {@value #OPT_OUT} is set to {@code 1}. The cost is one more JVM start (about 0.2–0.4 s here), paid before
+ * any clock starts.
  *
  * <p>Not instantiable; thread-safe.
  */
@@ -48,6 +52,25 @@ final class MeasuringJvm {
      * the soak), so that no thread has to wait for memory (a ZGC "allocation stall").
      */
     static final String SOFT_MAX_HEAP = "-XX:SoftMaxHeapSize=192m";
+    /**
+     * Closed-loop concurrency up to which {@link #MAX_HEAP} is the heap; above it {@link #heapMegabytes} grows the heap
+     * by 1 MB per stream. Why: a platform request thread per stream (see {@code RequestThreads}) makes every young
+     * collection walk every thread's stack, and at 1,024 streams the 288 MB heap was collected back to back while the
+     * waves ran (ZGC's allocation-rate rule; live set about 40 MB). Against {@code shared/bench}'s truth server,
+     * {@code probe -n 2048 -c 1024}, four runs each on this 2-core machine: in-stream error P99 17–68 ms with 288 MB
+     * against 2.5–6.1 ms with 1 GB, TTFT error P99 74–243 ms against 44–79 ms, process CPU 8.1–10.6 s against
+     * 5.9–7.4 s; no collection ran during the measured waves with 1 GB.
+     */
+    static final int HEAP_BASE_CONCURRENCY = 256;
+    /** Largest heap {@link #heapMegabytes} chooses, MB. */
+    static final int HEAP_CAP_MEGABYTES = 2048;
+    /** Heap above {@link #SOFT_MAX_HEAP} kept free for allocation while a collection runs, MB (288 − 192). */
+    static final int HEAP_HEADROOM_MEGABYTES = 96;
+    /**
+     * System property the launcher script sets when the {@code -Xmx} it passes is its default (not the user's), so a
+     * high-concurrency command may still get a larger heap ({@link #relaunchIfNeeded}).
+     */
+    static final String DEFAULT_HEAP_MARK = "latencylab.defaultHeap";
     /**
      * Concurrent GC threads. ZGC's default on two cores is one; on a busy machine that one thread got too little CPU
      * to finish a collection before {@link #MAX_HEAP} was used up, and request threads waited for memory: in a soak
@@ -81,13 +104,24 @@ final class MeasuringJvm {
      * @return JVM options in order; never null
      */
     static List<String> options(int feature, Path aotCache) {
+        return options(feature, aotCache, 1);
+    }
+
+    /**
+     * The options of a measuring JVM whose command runs closed loops of up to {@code concurrency} streams.
+     *
+     * @param feature     {@link Runtime.Version#feature()}, e.g. 21 or 25
+     * @param aotCache    an AOT cache file to use (JDK 25+ only), or null
+     * @param concurrency the largest closed-loop concurrency of the command ({@link #concurrency}), >= 1
+     * @return JVM options in order; never null
+     */
+    static List<String> options(int feature, Path aotCache, int concurrency) {
         List<String> o = new ArrayList<>();
         o.add("-XX:+UseZGC");
         if (feature < 23) {
             o.add("-XX:+ZGenerational"); // the default from JDK 23 on, deprecated there
         }
-        o.add(MAX_HEAP);
-        o.add(SOFT_MAX_HEAP);
+        o.addAll(heapOptions(concurrency));
         o.add(GC_THREADS);
         o.add(JIT);
         o.add("-Djdk.virtualThreadScheduler.parallelism=" + carriers(Runtime.getRuntime().availableProcessors()));
@@ -101,6 +135,98 @@ final class MeasuringJvm {
             o.add("-Xlog:cds=off");
         }
         return o;
+    }
+
+    /**
+     * The maximum heap for closed loops of up to {@code concurrency} streams: 288 MB up to
+     * {@value #HEAP_BASE_CONCURRENCY} streams, then 1 MB more per stream, at most {@value #HEAP_CAP_MEGABYTES} MB
+     * (the reasons and figures are at {@link #HEAP_BASE_CONCURRENCY}). ZGC commits heap as it is used, so a larger limit
+     * costs memory only when the run allocates it.
+     *
+     * @param concurrency closed-loop streams in flight at once; values below 1 count as 1
+     * @return megabytes, 288 to {@value #HEAP_CAP_MEGABYTES}
+     */
+    static int heapMegabytes(int concurrency) {
+        int base = 288;
+        return concurrency <= HEAP_BASE_CONCURRENCY ? base
+                : (int) Math.min(HEAP_CAP_MEGABYTES, (long) base + concurrency - HEAP_BASE_CONCURRENCY);
+    }
+
+    /**
+     * @param concurrency closed-loop streams in flight at once
+     * @return {@code -Xmx} and {@code -XX:SoftMaxHeapSize} for it: {@link #MAX_HEAP} and {@link #SOFT_MAX_HEAP} up to
+     *         {@value #HEAP_BASE_CONCURRENCY} streams, else {@link #heapMegabytes} and that less
+     *         {@value #HEAP_HEADROOM_MEGABYTES} MB
+     */
+    static List<String> heapOptions(int concurrency) {
+        int mb = heapMegabytes(concurrency);
+        if (mb == 288) {
+            return List.of(MAX_HEAP, SOFT_MAX_HEAP);
+        }
+        return List.of("-Xmx" + mb + "m", "-XX:SoftMaxHeapSize=" + (mb - HEAP_HEADROOM_MEGABYTES) + "m");
+    }
+
+    /**
+     * The largest closed-loop concurrency a command line asks for, read from its arguments without running it:
+     * {@code -c N}, {@code -cN}, {@code --concurrency N} or {@code --concurrency=N} ({@code probe}, {@code sweep},
+     * {@code calibrate}), and for a scenario file given to {@code run}, the integers on its lines whose key contains
+     * {@code concurrency} ({@code concurrency: 1024}, {@code load: {concurrency: 64, ...}}) and, when an axis is
+     * {@code concurrency}, on its {@code ...Values} lines. It only sizes the heap: a value it misses leaves the
+     * default heap, and the command itself still reads its options properly.
+     *
+     * @param args the command line given to the launcher; not null
+     * @return the largest value found, or 1 when there is none (or the scenario cannot be read)
+     */
+    static int concurrency(String[] args) {
+        int max = 1;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            String value = null;
+            if ((a.equals("-c") || a.equals("--concurrency")) && i + 1 < args.length) {
+                value = args[i + 1];
+            } else if (a.startsWith("--concurrency=")) {
+                value = a.substring("--concurrency=".length());
+            } else if (a.startsWith("-c") && a.length() > 2 && a.substring(2).chars().allMatch(Character::isDigit)) {
+                value = a.substring(2);
+            }
+            if (value != null && value.matches("\\d{1,9}")) {
+                max = Math.max(max, Integer.parseInt(value));
+            }
+        }
+        if (args.length >= 2 && args[0].equals("run")) {
+            max = Math.max(max, scenarioConcurrency(args));
+        }
+        return max;
+    }
+
+    private static int scenarioConcurrency(String[] args) {
+        int max = 1;
+        for (int i = 1; i < args.length; i++) {
+            try {
+                Path file = Path.of(args[i]);
+                if (args[i].startsWith("-") || !Files.isRegularFile(file) || Files.size(file) > 4_000_000) {
+                    continue;
+                }
+                String text = Files.readString(file);
+                List<String> keys = new ArrayList<>(List.of("\\w*concurrency\\w*"));
+                Matcher axis = Pattern.compile("(?i)\\b(\\w*)axis\"?\\s*:\\s*\"?concurrency\\b").matcher(text);
+                while (axis.find()) {
+                    keys.add(Pattern.quote(axis.group(1)) + "values"); // rowAxis: concurrency -> rowValues: [...]
+                }
+                // a key, then what follows it up to the next key or the end of the line
+                Matcher m = Pattern.compile("(?i)\\b(?:" + String.join("|", keys) + ")\"?\\s*:([^:\\n]*)").matcher(text);
+                while (m.find()) {
+                    String value = m.group(1).replaceAll("[,{]\\s*\"?\\w+\"?\\s*$", ""); // "64, duration" -> "64"
+                    Matcher n = Pattern.compile("\\b\\d{1,9}\\b").matcher(value);
+                    while (n.find()) {
+                        max = Math.max(max, Integer.parseInt(n.group()));
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // not a readable scenario: the default heap
+            }
+        }
+        return max;
     }
 
     /**
@@ -123,13 +249,21 @@ final class MeasuringJvm {
      * @return the child's exit status, or empty when this JVM should run the command itself
      */
     static Optional<Integer> relaunchIfNeeded(String[] args) {
-        if (System.getProperty(MARK) != null || "1".equals(System.getenv(OPT_OUT)) || usesZgc()
-                || !measuring(args)) {
+        if (System.getProperty(MARK) != null || "1".equals(System.getenv(OPT_OUT)) || !measuring(args)) {
             return Optional.empty();
         }
         List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
-        if (given.stream().anyMatch(a -> a.matches("-XX:\\+Use\\w+GC"))) {
-            return Optional.empty(); // the user chose a collector: measure with it
+        int concurrency = concurrency(args);
+        // the heap was chosen by nobody, or by our launcher script as its default: it may grow with the concurrency
+        boolean ourHeap = given.stream().noneMatch(a -> key(a).equals("-Xmx"))
+                || given.contains("-D" + DEFAULT_HEAP_MARK + "=true");
+        boolean heapTooSmall = ourHeap
+                && heapMegabytes(concurrency) > Runtime.getRuntime().maxMemory() / (1024 * 1024) + 16;
+        if (usesZgc() && !heapTooSmall) {
+            return Optional.empty();
+        }
+        if (given.stream().anyMatch(a -> a.matches("-XX:\\+Use\\w+GC") && !a.equals("-XX:+UseZGC"))) {
+            return Optional.empty(); // the user chose another collector: measure with it
         }
         Optional<String> java = ProcessHandle.current().info().command();
         String classPath = System.getProperty("java.class.path");
@@ -139,11 +273,13 @@ final class MeasuringJvm {
         List<String> cmd = new ArrayList<>();
         cmd.add(java.get());
         for (String a : given) {
-            if (!a.startsWith("-agentlib:jdwp")) { // a debugger attaches to this JVM, not the child
+            boolean defaultHeap = ourHeap && (key(a).equals("-Xmx") || a.equals(SOFT_MAX_HEAP));
+            if (!a.startsWith("-agentlib:jdwp") // a debugger attaches to this JVM, not the child
+                    && !defaultHeap) { // replaced by the heap for this concurrency
                 cmd.add(a);
             }
         }
-        cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath))));
+        cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath), concurrency)));
         cmd.add("-D" + MARK + "=true");
         cmd.add("-cp");
         cmd.add(classPath);

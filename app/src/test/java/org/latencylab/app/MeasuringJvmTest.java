@@ -64,4 +64,48 @@ class MeasuringJvmTest {
             assertThat(jpackage).contains("--java-options " + o + "\n");
         }
     }
+
+    @Test
+    void theHeapGrowsWithClosedLoopConcurrencyAboveTheBaseAndIsCapped() {
+        assertThat(MeasuringJvm.heapOptions(1)).containsExactly(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP);
+        assertThat(MeasuringJvm.heapOptions(256)).containsExactly(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP);
+        assertThat(MeasuringJvm.heapOptions(1024)).containsExactly("-Xmx1056m", "-XX:SoftMaxHeapSize=960m");
+        assertThat(MeasuringJvm.heapOptions(100_000)).containsExactly("-Xmx2048m", "-XX:SoftMaxHeapSize=1952m");
+        assertThat(MeasuringJvm.options(25, null, 1024)).contains("-Xmx1056m").doesNotContain(MeasuringJvm.MAX_HEAP);
+    }
+
+    @Test
+    void theConcurrencyIsReadFromTheOptionsOfAnyCommand() {
+        assertThat(MeasuringJvm.concurrency(new String[] {"probe", "-n", "2048", "-c", "1024"})).isEqualTo(1024);
+        assertThat(MeasuringJvm.concurrency(new String[] {"sweep", "--concurrency=600"})).isEqualTo(600);
+        assertThat(MeasuringJvm.concurrency(new String[] {"calibrate", "-c512"})).isEqualTo(512);
+        assertThat(MeasuringJvm.concurrency(new String[] {"probe", "-n", "5000"})).isEqualTo(1);
+        assertThat(MeasuringJvm.concurrency(new String[] {"probe", "-c", "many"})).isEqualTo(1);
+    }
+
+    @Test
+    void theConcurrencyOfAScenarioIsReadFromItsConcurrencyKeysAndConcurrencyAxes(@org.junit.jupiter.api.io.TempDir
+                                                                                  Path dir) throws Exception {
+        Path load = dir.resolve("load.yaml");
+        Files.writeString(load, """
+                name: x
+                experiments:
+                  - load: {concurrency: 640, duration: 4s, contextTokens: 8192}
+                  - type: probe
+                    concurrency: 12
+                """);
+        assertThat(MeasuringJvm.concurrency(new String[] {"run", load.toString(), "-o", "out"})).isEqualTo(640);
+        Path grid = dir.resolve("grid.yaml");
+        Files.writeString(grid, """
+                experiments:
+                  - type: grid
+                    rowAxis: concurrency
+                    rowValues: [1, 8, 900]
+                    columnValues: [512, 8192]
+                    contextTokens: [512, 2048, 8192]
+                """);
+        assertThat(MeasuringJvm.concurrency(new String[] {"run", grid.toString()})).isEqualTo(900);
+        assertThat(MeasuringJvm.concurrency(new String[] {"run", dir.resolve("missing.yaml").toString()}))
+                .isEqualTo(1);
+    }
 }

@@ -10,6 +10,18 @@ import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;
 import org.latencylab.engine.sim.SimServer;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.results.RequestJson;
+import org.latencylab.engine.results.RunModel;
+import org.latencylab.engine.run.RunSpec;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -58,9 +70,9 @@ final class JitWarmUp {
      *
      * @param client   the client the run will measure with; not null
      * @param endpoint the endpoint the run will measure; not null
-     * @return requests that completed
+     * @return the records of the requests that succeeded, in no particular order (for {@link #recordingPath})
      */
-    static int forEndpoint(LlmClient client, Endpoint endpoint) {
+    static List<RequestRecord> forEndpoint(LlmClient client, Endpoint endpoint) {
         if (client.measuresDirectly(endpoint) || endpoint.protocol() == Protocol.KSERVE_GRPC) {
             return run(client, endpoint.protocol());
         }
@@ -75,9 +87,9 @@ final class JitWarmUp {
      *
      * @param client   the client the run will measure with; not null
      * @param protocol the protocol the run will speak (gRPC warms with OpenAI chat: the shared parts)
-     * @return requests that completed
+     * @return the records of the requests that succeeded, in no particular order
      */
-    static int run(LlmClient client, Protocol protocol) {
+    static List<RequestRecord> run(LlmClient client, Protocol protocol) {
         Protocol p = switch (protocol) {
             case OPENAI_CHAT, OPENAI_COMPLETIONS, ANTHROPIC_MESSAGES, OLLAMA_CHAT, OLLAMA_GENERATE, TGI_GENERATE -> protocol;
             default -> Protocol.OPENAI_CHAT;
@@ -86,14 +98,14 @@ final class JitWarmUp {
         try {
             sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().build());
         } catch (RuntimeException e) {
-            return 0;
+            return List.of();
         }
         try (sim) {
             Endpoint endpoint = sim.endpoint(p);
             GenerationRequest request = new GenerationRequest("Warm up the client", 4, 8, true, Map.of());
             long deadline = System.nanoTime() + LIMIT_MILLIS * 1_000_000L;
             AtomicInteger next = new AtomicInteger();
-            AtomicInteger done = new AtomicInteger();
+            List<RequestRecord> done = Collections.synchronizedList(new ArrayList<>(REQUESTS));
             // close() waits for every worker (and stops them if this thread is interrupted meanwhile)
             try (ExecutorService workers = Executors.newThreadPerTaskExecutor(
                     RequestThreads.workerFactory("latencylab-jit-warm-up-"))) {
@@ -101,15 +113,50 @@ final class JitWarmUp {
                     workers.execute(() -> {
                         while (next.getAndIncrement() < REQUESTS && System.nanoTime() < deadline
                                 && !Thread.currentThread().isInterrupted()) {
-                            if (client.execute(endpoint, request,
-                                    new RequestTicket(0, "warm-up", 4, System.nanoTime())).succeeded()) {
-                                done.incrementAndGet();
+                            RequestRecord r = client.execute(endpoint, request,
+                                    new RequestTicket(0, "warm-up", 4, System.nanoTime()));
+                            if (r.succeeded()) {
+                                done.add(r);
                             }
                         }
                     });
                 }
             }
-            return done.get();
+            synchronized (done) {
+                return new ArrayList<>(done);
+            }
         }
+    }
+
+    /**
+     * Warms what happens to a measured request after it ended: each record goes through a scratch {@link RunModel}
+     * (the run's statistics: columns, live histograms, per-second series, SLO tallies) and is written as a
+     * {@code requests.jsonl} line to a stream that discards it. Without this, those paths ran interpreted until the
+     * first measured wave ended, and were compiled at that moment: on two cores, compiler and interpreter took CPU
+     * while the server read the next wave's requests. Nothing is kept; failures are ignored.
+     *
+     * @param records     warm-up records ({@link #forEndpoint}); not null
+     * @param spec        the run (the scratch model judges with its settings); not null
+     * @param originNanos the run's time origin
+     * @return records that went through both without an exception
+     */
+    static int recordingPath(List<RequestRecord> records, RunSpec spec, long originNanos) {
+        int done = 0;
+        if (records.isEmpty() || spec.experiments().isEmpty()) {
+            return done;
+        }
+        try (JsonGenerator json = new ObjectMapper().getFactory().createGenerator(OutputStream.nullOutputStream())) {
+            RunModel scratch = new RunModel(spec, originNanos, true);
+            scratch.startStep("warm-up", spec.experiments().get(0));
+            for (RequestRecord r : records) {
+                RequestJson.write(json, r, originNanos);
+                json.writeRaw('\n');
+                scratch.add(r);
+                done++;
+            }
+        } catch (IOException | RuntimeException e) {
+            // a warm-up only: the first measured requests are then recorded by code not compiled yet
+        }
+        return done;
     }
 }

@@ -236,7 +236,8 @@ public final class RunEngine {
                 httpPath = client.httpPath(endpoint);
                 RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin, httpPath)); // a killed run keeps it
                 if (JitWarmUp.enabled()) {
-                    JitWarmUp.forEndpoint(client, endpoint); // before the clock of any step starts
+                    // before the clock of any step starts
+                    JitWarmUp.recordingPath(JitWarmUp.forEndpoint(client, endpoint), spec, originNanos);
                 }
                 trust = TrustMonitor.start();
                 ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,

@@ -4,6 +4,7 @@ import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.client.LlmClient;
+import org.latencylab.engine.scenario.StepCatalog;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,11 +15,22 @@ class JitWarmUpTest {
     void warmUpStreamsRequestsThroughTheClientWithinItsLimit() {
         try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
             long t0 = System.nanoTime();
-            int done = JitWarmUp.run(client, Protocol.OPENAI_CHAT);
+            java.util.List<org.latencylab.engine.api.RequestRecord> done = JitWarmUp.run(client, Protocol.OPENAI_CHAT);
             double seconds = (System.nanoTime() - t0) / 1e9;
             // a busy 2-core machine may stop at the time limit long before all requests; an idle one finishes them
-            assertThat(done).isBetween(50, JitWarmUp.REQUESTS);
+            assertThat(done).hasSizeBetween(50, JitWarmUp.REQUESTS)
+                    .allMatch(r -> r.succeeded() && r.outputTokens() == 8 && r.tokens().size() > 0);
             assertThat(seconds).isLessThan(JitWarmUp.LIMIT_MILLIS / 1000.0 + 3.0);
+            // then the recording path: every record through a scratch model and the requests.jsonl serializer
+            org.latencylab.engine.run.RunSpec spec = StepCatalog.loader().parse(new java.io.ByteArrayInputStream("""
+                    format: 1
+                    name: w
+                    endpoint: {builtin: sim, profile: zero-latency}
+                    experiments:
+                      - type: probe
+                        requests: 2
+                    """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "w.yaml");
+            assertThat(JitWarmUp.recordingPath(done, spec, t0)).isEqualTo(done.size());
         }
     }
 
@@ -37,8 +49,8 @@ class JitWarmUpTest {
             assertThat(client.httpPath(new Endpoint("grpc", Protocol.KSERVE_GRPC, "http://127.0.0.1:9", "m", null,
                     java.util.Map.of(), true))).isEqualTo(org.latencylab.engine.api.HttpPath.GRPC);
             // the TLS endpoint itself is never contacted: the warm-up talks to its own simulator
-            assertThat(JitWarmUp.forEndpoint(client, tls)).isPositive();
-            assertThat(JitWarmUp.forEndpoint(client, plain)).isPositive();
+            assertThat(JitWarmUp.forEndpoint(client, tls)).isNotEmpty();
+            assertThat(JitWarmUp.forEndpoint(client, plain)).isNotEmpty();
         }
         try (LlmClient library = new LlmClient(ClientOptions.DEFAULTS, name -> null,
                 org.latencylab.engine.client.HttpVersion.AUTO, false)) {
@@ -52,8 +64,8 @@ class JitWarmUpTest {
     @Test
     void otherProtocolsWarmUpWithTheirOwnParser() {
         try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
-            assertThat(JitWarmUp.run(client, Protocol.ANTHROPIC_MESSAGES)).isPositive();
-            assertThat(JitWarmUp.run(client, Protocol.KSERVE_GRPC)).isPositive(); // warms the shared parts over HTTP
+            assertThat(JitWarmUp.run(client, Protocol.ANTHROPIC_MESSAGES)).isNotEmpty();
+            assertThat(JitWarmUp.run(client, Protocol.KSERVE_GRPC)).isNotEmpty(); // warms the shared parts over HTTP
         }
     }
 }
