@@ -392,6 +392,10 @@ public final class ConsoleReport {
                     f.formula("TTFT", "ms"),
                     quantile ? "bootstrap " : "", f.alphaLower(), f.alphaUpper(), quantile ? "pseudo-R¹" : "R²",
                     f.rSquared());
+            if (quantile) {
+                out.println("     pseudo-R¹ = 1 − weighted absolute residuals of the fit ÷ those of a constant"
+                        + " (Koenker–Machado 1999): 1 is a perfect fit, 0 no better than one P95 for all lengths");
+            }
         }
         String centre = sw.fitP50() != null && sw.fitP50().withOffset() ? "mean" : "P50"; // an offset fit is the mean
         for (SweepRunner.Extrapolation e : sw.extrapolations()) {

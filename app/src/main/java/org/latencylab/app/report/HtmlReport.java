@@ -147,7 +147,7 @@ public final class HtmlReport {
                 .a("th{background:#eef1f6}td.l,th.l{text-align:left;white-space:normal}.pass{color:#17692b;font-weight:600}")
                 .a(".fail{color:#a11;font-weight:600}.muted{color:#667}img{max-width:100%;border:1px solid #dde;margin:.4em 0}")
                 .a("code{background:#f3f4f7;padding:0 .2em}</style></head>\n<body>\n<h1>").t(title).a("</h1>\n");
-        a("<p class=\"muted\">Generated ").t(Instant.now().toString()).a(" by LatencyLab ").t(version())
+        a("<p class=\"muted\">Generated ").t(Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString()).a(" by LatencyLab ").t(version())
                 .a(". Times in milliseconds unless marked; [a, b] is the 95 % confidence interval of a percentile"
                         + " (order statistics; * = fewer than 10 samples above it).</p>\n");
         summary(runs);

@@ -311,7 +311,8 @@ public final class RunEngine {
             if (trust == null) { // the run failed before its first step
                 trust = TrustMonitor.start();
             }
-            return trust.finish(log == null ? 0 : log.lines(), lagP99, n == 0 ? Double.NaN : (double) late / n, late);
+            return trust.finish(log == null ? 0 : log.lines(), succeeded.sum(), lagP99,
+                    n == 0 ? Double.NaN : (double) late / n, late);
         }
 
         @SuppressWarnings("unchecked")

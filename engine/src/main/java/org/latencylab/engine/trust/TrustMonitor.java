@@ -41,6 +41,22 @@ public final class TrustMonitor {
      */
     public TrustCheck finish(long requests, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                              long laggedRequests) {
+        return finish(requests, requests, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests);
+    }
+
+    /**
+     * Stops measuring and judges the run.
+     *
+     * @param requests         requests the run recorded (the CPU time is divided by it), >= 0
+     * @param succeeded        of those, the ones that succeeded (0: there are no latencies for a verdict to qualify)
+     * @param dispatchLagP99Ms P99 dispatch lag of the measured requests, ms, or NaN when none
+     * @param dispatchLagShareOverLimit share (0..1) of measured requests whose dispatch lag exceeded
+     *                         {@link TrustCheck#DISPATCH_LAG_P99_LIMIT_MS}, or NaN when none
+     * @param laggedRequests   how many measured requests that share is, >= 0
+     * @return the verdict
+     */
+    public TrustCheck finish(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
+                             long laggedRequests) {
         Histogram h = meter.stop();
         long wall = System.nanoTime() - startNanos;
         long cpuEnd = processCpuNanos();
@@ -48,7 +64,7 @@ public final class TrustMonitor {
         int cores = Runtime.getRuntime().availableProcessors();
         double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
         double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
-        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load);
+        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load, succeeded > 0);
     }
 
     /**
@@ -70,6 +86,23 @@ public final class TrustMonitor {
      */
     static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
                             double cpuPerRequestMs, double cpuLoad) {
+        return judge(hiccups, dispatchLagP99Ms, lagShareOverLimit, laggedRequests, cpuPerRequestMs, cpuLoad, true);
+    }
+
+    /**
+     * Applies the rule of {@link TrustCheck} to measured figures.
+     *
+     * @param hiccups          oversleep per 1 ms interval, ns
+     * @param dispatchLagP99Ms P99 dispatch lag, ms, or NaN
+     * @param lagShareOverLimit share of requests with dispatch lag above the limit, 0..1, or NaN
+     * @param laggedRequests   how many requests that share is, >= 0
+     * @param cpuPerRequestMs  CPU per request, ms, or NaN
+     * @param cpuLoad          process CPU share of all cores, 0..1, or NaN
+     * @param latencies        whether any request succeeded: without one a saturated verdict names no percentile
+     * @return the verdict
+     */
+    static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
+                            double cpuPerRequestMs, double cpuLoad, boolean latencies) {
         long n = hiccups.getTotalCount();
         double p50 = n == 0 ? 0 : hiccups.getValueAtPercentile(50) / 1e6;
         double p99 = n == 0 ? 0 : hiccups.getValueAtPercentile(99) / 1e6;
@@ -104,8 +137,11 @@ public final class TrustMonitor {
                 why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
                         "the client used %.0f %% of all CPU cores", cpuLoad * 100));
             }
-            message = String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
-                    trim(trustedUpTo), why);
+            message = latencies
+                    ? String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
+                    trim(trustedUpTo), why)
+                    : String.format(Locale.ROOT, "client saturated (no request succeeded, so there are no latencies"
+                    + " to qualify); %s", why);
         } else {
             boolean fewLagged = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;
             message = String.format(Locale.ROOT, "client kept up: hiccup P99 = %s, max %s%s%s", ms(p99), ms(max),
