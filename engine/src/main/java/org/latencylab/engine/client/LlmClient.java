@@ -330,11 +330,22 @@ public final class LlmClient implements AutoCloseable {
      */
     public boolean warmConnection(Endpoint endpoint, boolean stream) {
         try {
-            return execute(endpoint, new GenerationRequest("Hi there", 2, 1, stream, Map.of()),
-                    new RequestTicket(0, "connect", 2, System.nanoTime())).succeeded();
+            return warm(endpoint, stream).succeeded();
         } catch (RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * Like {@link #warmConnection}, but returns the unrecorded request's record, so a caller can say why it failed.
+     *
+     * @param endpoint where the measurement will send
+     * @param stream   whether the measured requests stream
+     * @return the record of the small request (label {@code connect}); never null
+     */
+    public RequestRecord warm(Endpoint endpoint, boolean stream) {
+        return execute(endpoint, new GenerationRequest("Hi there", 2, 1, stream, Map.of()),
+                new RequestTicket(0, "connect", 2, System.nanoTime()));
     }
 
     /**

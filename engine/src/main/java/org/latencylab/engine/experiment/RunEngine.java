@@ -154,6 +154,9 @@ public final class RunEngine {
         private final AtomicInteger inFlight = new AtomicInteger();
         private final LongAdder sent = new LongAdder();
         private final LongAdder succeeded = new LongAdder();
+        /** Whether a failed connection-opening request was already reported (once per run is enough). */
+        private final java.util.concurrent.atomic.AtomicBoolean warmFailureNoticed =
+                new java.util.concurrent.atomic.AtomicBoolean();
         private final LongAdder cancelledCount = new LongAdder();
         private final Map<ErrorKind, LongAdder> errors = new EnumMap<>(ErrorKind.class);
         private final RunModel model;
@@ -421,8 +424,21 @@ public final class RunEngine {
 
         @Override
         public void warmConnection(boolean stream) {
-            if (!spec.client().coldConnections()) {
-                client.warmConnection(endpoint, stream);
+            if (spec.client().coldConnections()) {
+                return;
+            }
+            RequestRecord r;
+            try {
+                r = client.warm(endpoint, stream);
+            } catch (RuntimeException e) {
+                return; // the measured requests will meet and record the same problem
+            }
+            if (r.outcome() == org.latencylab.engine.api.Outcome.ERROR
+                    && warmFailureNoticed.compareAndSet(false, true)) {
+                notice("a request that opens a connection before the clock failed (" + r.errorKind().id()
+                        + (r.errorMessage() == null ? "" : ": " + r.errorMessage())
+                        + "); it is not recorded, the measured requests go ahead and record their own outcomes"
+                        + (step.isEmpty() ? "" : " (step " + step + ")"));
             }
         }
 

@@ -103,6 +103,44 @@ class RunEngineIntegrationTest {
     }
 
     @Test
+    void aFailedConnectionOpeningRequestIsReportedOnceAndNotRecorded(@TempDir Path dir) throws Exception {
+        try (mockwebserver3.MockWebServer mock = new mockwebserver3.MockWebServer()) {
+            mock.start();
+            // the first request is the one that opens the connection before the clock; it fails
+            mock.enqueue(new mockwebserver3.MockResponse.Builder().code(503).body("warming up").build());
+            String ok = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":null}]}\n\n"
+                    + "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n"
+                    + "data: [DONE]\n\n";
+            for (int i = 0; i < 3; i++) {
+                mock.enqueue(new mockwebserver3.MockResponse.Builder().code(200)
+                        .setHeader("Content-Type", "text/event-stream").body(ok).build());
+            }
+            String url = mock.url("/v1").toString();
+            org.latencylab.engine.api.Endpoint endpoint = new org.latencylab.engine.api.Endpoint("m",
+                    org.latencylab.engine.api.Protocol.OPENAI_CHAT, url, "m", null, java.util.Map.of(), true);
+            RunSpec spec = new RunSpec("prime", TargetSpec.of(endpoint), ClientOptions.DEFAULTS.withMaxRetries(0), null,
+                    List.of(new ProbeSpec(3, 1, 16, 4, true, false, 0)), null, null, 5);
+            List<String> told = new CopyOnWriteArrayList<>();
+            RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), new RunListener() {
+                @Override
+                public void onSnapshot(IntervalSnapshot snapshot) {
+                }
+
+                @Override
+                public void onNotice(String message) {
+                    told.add(message);
+                }
+            }).await(Duration.ofSeconds(60));
+            assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+            List<RequestRecord> log = RequestLog.read(dir.resolve("run/requests.jsonl"));
+            assertThat(log).as("the failed request is not recorded").hasSize(3).allMatch(RequestRecord::succeeded);
+            assertThat(r.notices()).filteredOn(n -> n.startsWith("a request that opens a connection before the clock"))
+                    .singleElement().asString().contains("http_status").contains("503").contains("warming up");
+            assertThat(told).anyMatch(n -> n.startsWith("a request that opens a connection before the clock failed"));
+        }
+    }
+
+    @Test
     void aSweepOfTwoLengthsSaysWhyThereIsNoFit(@TempDir Path dir) throws Exception {
         SweepSpec sweep = new SweepSpec(List.of(128, 512), 2, 2, 2, true, false, List.of(), 0);
         RunSpec spec = new RunSpec("two", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
