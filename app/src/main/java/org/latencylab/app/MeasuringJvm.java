@@ -303,8 +303,9 @@ final class MeasuringJvm {
 
     /**
      * The measuring options the given JVM options do not already set: the user's own setting of an option wins over
-     * ours ({@code -Xmx1g} over {@code -Xmx2g}, {@code -XX:SoftMaxHeapSize=1g} over ours, {@code -XX:-UseZGC} over
-     * {@code -XX:+UseZGC}, {@code -Dname=x} over {@code -Dname=y}).
+     * ours ({@code -Xmx1g} or {@code -XX:MaxHeapSize=1g} over {@code -Xmx2g}, {@code -XX:SoftMaxHeapSize=1g} over
+     * ours, {@code -XX:-UseZGC} over {@code -XX:+UseZGC}, {@code -Dname=x} over {@code -Dname=y}). When a heap limit
+     * is given, our soft heap limit is left out too: it could exceed that heap, and the JVM would not start.
      *
      * @param given    JVM options already on the command line, in order
      * @param defaults the measuring options
@@ -312,8 +313,12 @@ final class MeasuringJvm {
      */
     static List<String> missing(List<String> given, List<String> defaults) {
         List<String> out = new ArrayList<>();
+        boolean heapGiven = given.stream().anyMatch(g -> key(g).equals("-Xmx"));
         for (String d : defaults) {
             String key = key(d);
+            if (heapGiven && key.equals("-XX:SoftMaxHeapSize")) {
+                continue; // ours could exceed the heap given (the JVM then refuses to start); ZGC aims at that heap
+            }
             if (given.stream().noneMatch(g -> key(g).equals(key))) {
                 out.add(d);
             }
@@ -323,6 +328,9 @@ final class MeasuringJvm {
 
     /** @return what names a JVM option regardless of its value: {@code -Xmx}, {@code -XX:Name}, {@code -Dname} */
     private static String key(String option) {
+        if (option.startsWith("-XX:MaxHeapSize=")) {
+            return "-Xmx"; // the same setting under its long name
+        }
         for (String sized : List.of("-Xmx", "-Xms", "-Xss", "-Xmn")) {
             if (option.startsWith(sized)) {
                 return sized;

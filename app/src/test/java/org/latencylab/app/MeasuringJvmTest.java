@@ -51,6 +51,12 @@ class MeasuringJvmTest {
                         || o.startsWith("-Djdk.virtualThreadScheduler.parallelism"))
                 .contains("-XX:+UseZGC", "--enable-native-access=ALL-UNNAMED");
         assertThat(MeasuringJvm.missing(List.of("-XX:-UseZGC"), List.of("-XX:+UseZGC"))).isEmpty();
+        // a heap limit given alone (either spelling) also drops our soft limit, which could exceed it
+        for (String heap : List.of("-Xmx200m", "-XX:MaxHeapSize=200m")) {
+            assertThat(MeasuringJvm.missing(List.of(heap), MeasuringJvm.options(25, null, 300)))
+                    .noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:SoftMaxHeapSize"))
+                    .contains("-XX:+UseZGC");
+        }
         assertThat(MeasuringJvm.missing(List.of(), ours)).isEqualTo(ours);
     }
 
