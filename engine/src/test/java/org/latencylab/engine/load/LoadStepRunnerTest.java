@@ -66,6 +66,9 @@ class LoadStepRunnerTest {
         assertThat(r.totals().achievedRateRps()).isCloseTo(100, within(0.5));
         assertThat(r.totals().targetRateRps()).isCloseTo(100, within(1e-6));
         assertThat(r.totals().stopReason()).isEqualTo("duration");
+        // the whole 2 s duration is the measured window (not the 1.99 s to the last send): 200 sends are 100.0 req/s
+        assertThat(r.totals().measuredSeconds()).isCloseTo(2.0, within(1e-6));
+        assertThat(r.totals().achievedRateRps()).isCloseTo(100, within(1e-6));
         // intended starts exactly 10 ms apart from the step's start
         List<Long> intended = ctx.records().stream().map(RequestRecord::intendedStartNanos).sorted().toList();
         for (int i = 1; i < intended.size(); i++) {
