@@ -96,7 +96,8 @@ final class TargetOptions {
         try {
             return TargetSpec.of(new Endpoint("endpoint", p, url, m, apiKeyEnv, Map.of(), true));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("--url: " + e.getMessage(), e);
+            // the endpoint has no name of its own here: "--url: baseUrl ..." rather than "--url: endpoint 'endpoint': ..."
+            throw new IllegalArgumentException("--url: " + e.getMessage().replaceFirst("^endpoint 'endpoint': ", ""), e);
         }
     }
 

@@ -302,7 +302,7 @@ public final class HtmlReport {
         j.path("notices").forEach(n -> notices.add(n.asText()));
         j.path("summary").path("warnings").forEach(n -> notices.add(n.asText()));
         if (!notices.isEmpty()) {
-            a("<details><summary>").t(notices.size() + " notices and warnings").a("</summary><ul>");
+            a("<details><summary>").t(notices.size() + (notices.size() == 1 ? " notice or warning" : " notices and warnings")).a("</summary><ul>");
             notices.stream().limit(40).forEach(n -> a("<li>").t(n).a("</li>"));
             a("</ul></details>\n");
         }
