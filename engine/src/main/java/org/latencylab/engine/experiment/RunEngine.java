@@ -61,6 +61,8 @@ public final class RunEngine {
     private static final System.Logger LOG = System.getLogger(RunEngine.class.getName());
     /** Snapshot period in milliseconds (5 Hz). */
     public static final long SNAPSHOT_PERIOD_MILLIS = 200;
+    /** Longest sleep of the results sink thread between records, ns (a record wakes it at once; this is a backstop). */
+    static final long SINK_IDLE_PARK_NANOS = 50_000_000L;
 
     private final Map<Class<?>, StepRunner<?>> runners = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -161,14 +163,23 @@ public final class RunEngine {
         private final Map<ErrorKind, LongAdder> errors = new EnumMap<>(ErrorKind.class);
         private final RunModel model;
         /**
-         * Ended requests on their way to the log and the model. Request threads never wait for one another here:
-         * each adds its record and drains the queue only if no other thread is draining (a lock taken with
-         * {@code tryLock}); one drainer applies the records to the log and the model in queue order, so both see the
-         * same order. With a plain lock around the log and the model, a thousand request threads per second on two
-         * cores queued behind it for up to 200 ms each (JFR {@code jdk.JavaMonitorEnter}: 230 s of waiting in a 15 s
-         * run), which cost CPU and delayed the next reads.
+         * Ended requests on their way to the log and the model. Request threads only add their record and, when the
+         * sink thread sleeps, wake it ({@link #sinkLoop}); the sink thread applies the records to the log and the
+         * model in queue order (so both see the same order), under a lock that the run's thread also takes to drain
+         * what is left when a step ends. With a plain lock around the log and the model, a thousand request threads per
+         * second on two cores queued behind it for up to 200 ms each (JFR {@code jdk.JavaMonitorEnter}: 230 s of
+         * waiting in a 15 s run). When each request thread drained the queue itself (without waiting: whoever got the
+         * lock), the work still ran on the request threads at the moment they ended: in a 1,024-way probe that is the
+         * moment 1,024 streams end together and the server must read 1,024 new requests, and taking it off the request
+         * threads (skipping it, as an experiment) cut the server's delay in starting them from 37–64 to 12–28 ms (P50).
+         * One sink thread gets one thread's share of the CPU in such a burst and catches up in the quiet that follows.
          */
         private final ConcurrentLinkedQueue<RequestRecord> toSink = new ConcurrentLinkedQueue<>();
+        /** Applies {@link #toSink} to the log and the model; started with the run, stopped at its end. */
+        private volatile Thread sinkThread;
+        /** True while the sink thread waits for records (a request thread then wakes it). */
+        private volatile boolean sinkIdle;
+        private volatile boolean sinkStop;
         private final java.util.concurrent.locks.ReentrantLock sinkLock = new java.util.concurrent.locks.ReentrantLock();
         private final ConcurrentLinkedQueue<RequestRecord> fresh = new ConcurrentLinkedQueue<>();
         private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
@@ -225,6 +236,7 @@ public final class RunEngine {
             String endpointDescription = spec.target().describe();
             try {
                 log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
+                sinkThread = Thread.ofPlatform().daemon().name("latencylab-results-sink").start(this::sinkLoop);
                 RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin));
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
                         Long.toString(originNanos & 0xffffff, 36));
@@ -274,6 +286,7 @@ public final class RunEngine {
             } catch (RuntimeException e) {
                 failure = e.getMessage() == null ? e.toString() : e.getMessage();
             } finally {
+                stopSink();
                 ticker.shutdownNow();
                 step = "";
                 if (client != null) {
@@ -322,6 +335,40 @@ public final class RunEngine {
         private <S extends ExperimentSpec> StepResult run(S e, String label) throws InterruptedException {
             StepRunner<S> r = (StepRunner<S>) runners.get(e.getClass());
             return r.run(e, label, this);
+        }
+
+        /** The sink thread: drains {@link #toSink} whenever records arrive, until {@link #stopSink}. */
+        private void sinkLoop() {
+            while (!sinkStop) {
+                drainSink();
+                sinkIdle = true;
+                if (toSink.isEmpty() && !sinkStop) {
+                    // a record added after the check unparks this thread (or leaves a permit): no record waits
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, SINK_IDLE_PARK_NANOS);
+                }
+                sinkIdle = false;
+            }
+        }
+
+        /** Stops the sink thread after it drained what it had; what is left is drained by the caller's lock. */
+        private void stopSink() {
+            Thread t = sinkThread;
+            if (t == null) {
+                return;
+            }
+            sinkStop = true;
+            java.util.concurrent.locks.LockSupport.unpark(t);
+            try {
+                t.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            sinkLock.lock();
+            try {
+                drainSinkLocked();
+            } finally {
+                sinkLock.unlock();
+            }
         }
 
         /** Drains ended requests into the log and the model unless another thread is doing so; never waits. */
@@ -461,7 +508,11 @@ public final class RunEngine {
                 r0 = b.build();
             }
             toSink.add(r0);
-            drainSink();
+            if (sinkIdle) {
+                java.util.concurrent.locks.LockSupport.unpark(sinkThread);
+            } else if (sinkThread == null) {
+                drainSink(); // no sink thread (a run that failed to start it): drain here
+            }
             if (r0.phase() == org.latencylab.engine.api.Phase.MEASURED) {
                 measuredCount.increment();
                 if (r0.dispatchLagNanos() > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS * 1e6) {
