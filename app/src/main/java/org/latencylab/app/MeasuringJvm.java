@@ -171,7 +171,8 @@ final class MeasuringJvm {
      * {@code -c N}, {@code -cN}, {@code --concurrency N} or {@code --concurrency=N} ({@code probe}, {@code sweep},
      * {@code calibrate}), and for a scenario file given to {@code run}, the integers on its lines whose key contains
      * {@code concurrency} ({@code concurrency: 1024}, {@code load: {concurrency: 64, ...}}) and, when an axis is
-     * {@code concurrency}, on its {@code ...Values} lines. It only sizes the heap: a value it misses leaves the
+     * {@code concurrency}, on its {@code ...Values} lines; {@code calibrate} without a load of its own climbs
+     * {@code Calibration.DEFAULT_LADDER}, so its top counts. It only sizes the heap: a value it misses leaves the
      * default heap, and the command itself still reads its options properly.
      *
      * @param args the command line given to the launcher; not null
@@ -195,6 +196,12 @@ final class MeasuringJvm {
         }
         if (args.length >= 2 && args[0].equals("run")) {
             max = Math.max(max, scenarioConcurrency(args));
+        }
+        if (args.length >= 1 && args[0].equals("calibrate") && java.util.Arrays.stream(args)
+                .noneMatch(a -> a.startsWith("-c") || a.startsWith("--concurrency") || a.startsWith("-r")
+                        || a.startsWith("--rate"))) {
+            // without a load of its own, calibrate climbs its default ladder of closed loops
+            max = java.util.Collections.max(org.latencylab.engine.calibration.Calibration.DEFAULT_LADDER);
         }
         return max;
     }
