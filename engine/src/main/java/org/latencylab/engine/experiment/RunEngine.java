@@ -340,7 +340,12 @@ public final class RunEngine {
         /** The sink thread: drains {@link #toSink} whenever records arrive, until {@link #stopSink}. */
         private void sinkLoop() {
             while (!sinkStop) {
-                drainSink();
+                sinkLock.lock(); // waits while the run's thread ends a step (no spinning on a held lock)
+                try {
+                    drainSinkLocked();
+                } finally {
+                    sinkLock.unlock();
+                }
                 sinkIdle = true;
                 if (toSink.isEmpty() && !sinkStop) {
                     // a record added after the check unparks this thread (or leaves a permit): no record waits
