@@ -405,20 +405,25 @@ public final class RunEngine {
             while ((r = fresh.poll()) != null) {
                 batch.add(r);
             }
+            // the outcome counters first, then the count of ended requests: finished() counts a request as ended
+            // before it counts its outcome, so read in this order no snapshot shows more ok or failed than done
+            // (read the other way round, a busy machine showed "2/20 done 9 ok" at 300 streams)
+            long ok = succeeded.sum();
+            long cancelled = cancelledCount.sum();
+            Map<ErrorKind, Long> err = new EnumMap<>(ErrorKind.class);
+            errors.forEach((k, v) -> {
+                long n = v.sum();
+                if (n > 0) {
+                    err.put(k, n);
+                }
+            });
             long s = sent.sum();
             double dt = Nanos.toSeconds(now - lastSnapshotNanos);
             double rate = dt > 0 ? (s - lastSent) / dt : 0;
             lastSent = s;
             lastSnapshotNanos = now;
-            Map<ErrorKind, Long> err = new EnumMap<>(ErrorKind.class);
-            errors.forEach((k, v) -> {
-                if (v.sum() > 0) {
-                    err.put(k, v.sum());
-                }
-            });
             IntervalSnapshot snap = new IntervalSnapshot(spec.name(), step, now - originNanos, s,
-                    spec.plannedRequests(), inFlight.get(), succeeded.sum(), err, cancelledCount.sum(), targetRate,
-                    rate, batch, finished);
+                    spec.plannedRequests(), inFlight.get(), ok, err, cancelled, targetRate, rate, batch, finished);
             safe(() -> listener.onSnapshot(snap));
         }
 
