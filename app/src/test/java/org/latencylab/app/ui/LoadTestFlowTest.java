@@ -102,7 +102,11 @@ class LoadTestFlowTest {
             vm.endpoints().simProfileProperty().set("small-fast");
             return null;
         });
+        // let the window finish reacting to the endpoint change: TestFX walks the scene graph from this thread, and
+        // a list of children changing meanwhile failed one lookup ("Index 4 out of bounds for length 3")
+        WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn("Experiment");
+        WaitForAsyncUtils.waitForFxEvents();
         robot.clickOn("#kindLoad");
         robot.clickOn("#loadOpen");
         LoadForm form = fx(() -> vm.experiment().load());
