@@ -45,7 +45,9 @@ final class MeasuringJvm {
      * is kept until its step ends) takes {@code -Xmx} from the user, which wins over this one:
      * {@code java -Xmx1g -jar latencylab.jar ...} or {@code LATENCYLAB_JAVA_OPTS=-Xmx1g latencylab ...}.
      */
-    static final String MAX_HEAP = "-Xmx288m";
+    static final String MAX_HEAP = "-Xmx" + MeasuringJvm.BASE_HEAP_MEGABYTES + "m";
+    /** {@link #MAX_HEAP} in MB: the heap up to {@link #HEAP_BASE_CONCURRENCY} closed-loop streams. */
+    static final int BASE_HEAP_MEGABYTES = 288;
     /**
      * The heap ZGC tries to stay within: it starts collecting early enough to stay below it, which leaves
      * {@link #MAX_HEAP} minus this as room for the allocations made while a collection runs (at about 100 MB/s in
@@ -147,9 +149,8 @@ final class MeasuringJvm {
      * @return megabytes, 288 to {@value #HEAP_CAP_MEGABYTES}
      */
     static int heapMegabytes(int concurrency) {
-        int base = 288;
-        return concurrency <= HEAP_BASE_CONCURRENCY ? base
-                : (int) Math.min(HEAP_CAP_MEGABYTES, (long) base + concurrency - HEAP_BASE_CONCURRENCY);
+        return concurrency <= HEAP_BASE_CONCURRENCY ? BASE_HEAP_MEGABYTES
+                : (int) Math.min(HEAP_CAP_MEGABYTES, (long) BASE_HEAP_MEGABYTES + concurrency - HEAP_BASE_CONCURRENCY);
     }
 
     /**
@@ -160,7 +161,7 @@ final class MeasuringJvm {
      */
     static List<String> heapOptions(int concurrency) {
         int mb = heapMegabytes(concurrency);
-        if (mb == 288) {
+        if (mb == BASE_HEAP_MEGABYTES) {
             return List.of(MAX_HEAP, SOFT_MAX_HEAP);
         }
         return List.of("-Xmx" + mb + "m", "-XX:SoftMaxHeapSize=" + (mb - HEAP_HEADROOM_MEGABYTES) + "m");

@@ -10,8 +10,8 @@ import org.latencylab.engine.sim.SimOptions;
 import org.latencylab.engine.sim.SimProfile;
 import org.latencylab.engine.sim.SimServer;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.results.RequestJson;
 import org.latencylab.engine.results.RunModel;
@@ -145,7 +145,7 @@ final class JitWarmUp {
         if (records.isEmpty() || spec.experiments().isEmpty()) {
             return done;
         }
-        try (JsonGenerator json = new ObjectMapper().getFactory().createGenerator(OutputStream.nullOutputStream())) {
+        try (JsonGenerator json = new JsonFactory().createGenerator(OutputStream.nullOutputStream())) {
             RunModel scratch = new RunModel(spec, originNanos, true);
             scratch.startStep("warm-up", spec.experiments().get(0));
             for (RequestRecord r : records) {

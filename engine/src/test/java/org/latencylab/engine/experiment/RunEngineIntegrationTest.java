@@ -121,16 +121,7 @@ class RunEngineIntegrationTest {
             RunSpec spec = new RunSpec("prime", TargetSpec.of(endpoint), ClientOptions.DEFAULTS.withMaxRetries(0), null,
                     List.of(new ProbeSpec(3, 1, 16, 4, true, false, 0)), null, null, 5);
             List<String> told = new CopyOnWriteArrayList<>();
-            RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), new RunListener() {
-                @Override
-                public void onSnapshot(IntervalSnapshot snapshot) {
-                }
-
-                @Override
-                public void onNotice(String message) {
-                    told.add(message);
-                }
-            }).await(Duration.ofSeconds(60));
+            RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), noticesTo(told)).await(Duration.ofSeconds(60));
             assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
             List<RequestRecord> log = RequestLog.read(dir.resolve("run/requests.jsonl"));
             assertThat(log).as("the failed request is not recorded").hasSize(3).allMatch(RequestRecord::succeeded);
@@ -146,16 +137,7 @@ class RunEngineIntegrationTest {
         RunSpec spec = new RunSpec("two", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
                 List.of(sweep), null, null, 3);
         List<String> notices = new CopyOnWriteArrayList<>();
-        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), new RunListener() {
-            @Override
-            public void onSnapshot(IntervalSnapshot snapshot) {
-            }
-
-            @Override
-            public void onNotice(String message) {
-                notices.add(message);
-            }
-        }).await(Duration.ofSeconds(60));
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), noticesTo(notices)).await(Duration.ofSeconds(60));
         SweepRunner.SweepResult sw = (SweepRunner.SweepResult) r.steps().get(0).result();
         assertThat(sw.points()).hasSize(2);
         assertThat(sw.fitP50()).isNull();
@@ -183,5 +165,19 @@ class RunEngineIntegrationTest {
         assertThat(log).anyMatch(x -> x.outcome() == Outcome.CANCELLED);
         assertThat(r.overall().sent()).isEqualTo(log.size());
         assertThat(r.overall().succeeded() + r.overall().failed() + r.overall().cancelled()).isEqualTo(log.size());
+    }
+
+    /** @return a listener that keeps every notice in {@code sink} and ignores snapshots */
+    private static RunListener noticesTo(List<String> sink) {
+        return new RunListener() {
+            @Override
+            public void onSnapshot(IntervalSnapshot snapshot) {
+            }
+
+            @Override
+            public void onNotice(String message) {
+                sink.add(message);
+            }
+        };
     }
 }
