@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
- * Runs a {@link LoadSpec}: schedules requests (closed or open loop), sends each on its own virtual thread through
+ * Runs a {@link LoadSpec}: schedules requests (closed or open loop), sends each on its own request thread through
  * {@link StepContext#send}, hands every record to {@link StepContext#finished} exactly once, and returns a
  * {@link LoadResult} with totals and per-second series. Writes {@code <label>.ttft.hlog},
  * {@code <label>.e2e.hlog} and {@code <label>.dispatch-lag.hlog} (HdrHistogram interval logs, one interval per
@@ -22,11 +22,12 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
     private final FirstTokenHook hook;
 
     /**
-     * A runner that starts one virtual thread per request and learns of first tokens from LatencyLab's client
-     * ({@link ClientFirstTokenHook}).
+     * A runner that sends each request (open loop) or runs each worker (closed loop) on a pooled platform thread
+     * ({@link org.latencylab.engine.client.RequestThreads#pool()}: why platform threads, with figures) and learns of
+     * first tokens from LatencyLab's client ({@link ClientFirstTokenHook}).
      */
     public LoadStepRunner() {
-        this(task -> Thread.ofVirtual().name("load-request").start(task), ClientFirstTokenHook.INSTANCE);
+        this(org.latencylab.engine.client.RequestThreads.pool(), ClientFirstTokenHook.INSTANCE);
     }
 
     /**

@@ -7,7 +7,8 @@
  * start ({@link org.latencylab.engine.load.ArrivalSchedule}: unit-mean gaps summed in operational time and mapped
  * through the inverse cumulative rate of a {@link org.latencylab.engine.load.RateProfile}), never as "now + gap",
  * so a late dispatcher cannot make the rate drift. One platform thread dispatches (parking until each intended
- * start) and each request runs on its own virtual thread. The client stamps the actual send; the difference is
+ * start) and each request runs on a pooled platform thread ({@link org.latencylab.engine.client.RequestThreads#pool()}).
+ * The client stamps the actual send; the difference is
  * the <em>dispatch lag</em>, kept as its own metric. Latency is reported both from the intended start (what a
  * user of the service experiences, queueing in the client included, so coordinated omission is never hidden)
  * and from the actual send (what the server and network did). A closed loop runs {@code concurrency} workers through
