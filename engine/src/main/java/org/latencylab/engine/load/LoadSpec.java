@@ -199,12 +199,19 @@ public record LoadSpec(
         drainTimeout = drainTimeout == null ? Duration.ofSeconds(10) : drainTimeout;
     }
 
-    /** @return {@value #TYPE} */
+    /** @return the step's {@code slos} (goodput thresholds) */
     @Override
     public List<Slo> stepSlos() {
         return slos;
     }
 
+    /** @return the step's {@code slos}: judged on the step's measured requests as well as counted in goodput */
+    @Override
+    public List<Slo> judgedSlos() {
+        return slos;
+    }
+
+    /** @return {@value #TYPE} */
     @Override
     @JsonProperty("type")
     public String type() {
