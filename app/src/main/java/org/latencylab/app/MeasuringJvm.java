@@ -154,6 +154,29 @@ final class MeasuringJvm {
     }
 
     /**
+     * The notice for a heap the user chose (with {@code -Xmx} or {@code -XX:MaxHeapSize}, on the command line or in
+     * {@code LATENCYLAB_JAVA_OPTS}) that is smaller than {@link #heapMegabytes} for the command's closed-loop
+     * concurrency. The user's heap is kept; the notice says what may follow. Up to {@value #HEAP_BASE_CONCURRENCY}
+     * streams nothing is said: the heap does not depend on the concurrency there.
+     *
+     * @param concurrency  the largest closed-loop concurrency of the command ({@link #concurrency})
+     * @param maxHeapBytes the heap limit in effect ({@link Runtime#maxMemory()}), bytes
+     * @return one line for stderr, e.g. {@code latencylab: note: heap 400 MB given; a 1,024-stream run needs about
+     *         1,056 MB: garbage collection may show in the latencies ...}, or empty when the heap is large enough
+     *         (within 16 MB, as the JVM rounds the limit) or the concurrency does not size the heap
+     */
+    static Optional<String> heapNotice(int concurrency, long maxHeapBytes) {
+        long givenMb = maxHeapBytes / (1024 * 1024);
+        int needMb = heapMegabytes(concurrency);
+        if (concurrency <= HEAP_BASE_CONCURRENCY || needMb <= givenMb + 16) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(java.util.Locale.ROOT, "latencylab: note: heap %,d MB given; a %,d-stream run"
+                + " needs about %,d MB: garbage collection may show in the latencies (give -Xmx%dm, or leave -Xmx out"
+                + " and LatencyLab sizes the heap itself)", givenMb, concurrency, needMb, needMb));
+    }
+
+    /**
      * @param concurrency closed-loop streams in flight at once
      * @return {@code -Xmx} and {@code -XX:SoftMaxHeapSize} for it: {@link #MAX_HEAP} and {@link #SOFT_MAX_HEAP} up to
      *         {@value #HEAP_BASE_CONCURRENCY} streams, else {@link #heapMegabytes} and that less
@@ -251,13 +274,15 @@ final class MeasuringJvm {
     }
 
     /**
-     * Runs {@code args} in a child JVM with the measuring options when this JVM lacks them.
+     * Runs {@code args} in a child JVM with the measuring options when this JVM lacks them. When the user chose a
+     * heap smaller than the command's closed-loop concurrency needs, prints {@link #heapNotice} on stderr first (once:
+     * not again in the child).
      *
      * @param args the command line given to the launcher
      * @return the child's exit status, or empty when this JVM should run the command itself
      */
     static Optional<Integer> relaunchIfNeeded(String[] args) {
-        if (System.getProperty(MARK) != null || "1".equals(System.getenv(OPT_OUT)) || !measuring(args)) {
+        if (System.getProperty(MARK) != null || !measuring(args)) {
             return Optional.empty();
         }
         List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
@@ -265,6 +290,15 @@ final class MeasuringJvm {
         // the heap was chosen by nobody, or by our launcher script as its default: it may grow with the concurrency
         boolean ourHeap = given.stream().noneMatch(a -> key(a).equals("-Xmx"))
                 || given.contains("-D" + DEFAULT_HEAP_MARK + "=true");
+        if (!ourHeap) { // the user's heap stays (also in a relaunch), but a heap too small for the run is said once
+            heapNotice(concurrency, Runtime.getRuntime().maxMemory()).ifPresent(n -> {
+                System.err.println(n);
+                System.err.flush();
+            });
+        }
+        if ("1".equals(System.getenv(OPT_OUT))) {
+            return Optional.empty();
+        }
         boolean heapTooSmall = ourHeap
                 && heapMegabytes(concurrency) > Runtime.getRuntime().maxMemory() / (1024 * 1024) + 16;
         if (usesZgc() && !heapTooSmall) {

@@ -72,6 +72,49 @@ class MeasuringJvmTest {
     }
 
     @Test
+    void aHeapTheUserChoseBelowWhatTheConcurrencyNeedsGetsOneNotice() {
+        long mb = 1024 * 1024;
+        assertThat(MeasuringJvm.heapNotice(1024, 400 * mb)).hasValue("latencylab: note: heap 400 MB given; a"
+                + " 1,024-stream run needs about 1,056 MB: garbage collection may show in the latencies (give"
+                + " -Xmx1056m, or leave -Xmx out and LatencyLab sizes the heap itself)");
+        assertThat(MeasuringJvm.heapNotice(1024, 1056 * mb)).isEmpty();
+        assertThat(MeasuringJvm.heapNotice(1024, 1045 * mb)).as("within the JVM's rounding").isEmpty();
+        assertThat(MeasuringJvm.heapNotice(1024, 2048 * mb)).isEmpty();
+        // up to 256 streams the heap does not depend on the concurrency: a small heap there is the user's business
+        assertThat(MeasuringJvm.heapNotice(256, 100 * mb)).isEmpty();
+        assertThat(MeasuringJvm.heapNotice(300, 100 * mb)).hasValueSatisfying(n -> assertThat(n)
+                .contains("heap 100 MB given; a 300-stream run needs about 332 MB"));
+    }
+
+    @Test
+    void aLauncherGivenASmallHeapSaysSoOnceOnStderrAndKeepsIt(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        // a scenario that asks for 1,024 streams but has a misspelt field: the command exits 2 before any request
+        Path scenario = dir.resolve("big.yaml");
+        Files.writeString(scenario, "name: big\nendpoint: {builtin: sim}\n"
+                + "experiments: [{type: probe, requests: 2048, concurrency: 1024, concurency: 3}]\n");
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (String heap : List.of("-Xmx400m", "-XX:MaxHeapSize=400m", "-Xmx2g")) {
+            // the JVM of a relaunch (any collector but ZGC is relaunched) would print it again if it were not once
+            ProcessBuilder pb = new ProcessBuilder(javaBin, heap, "-cp", System.getProperty("java.class.path"),
+                    Launcher.class.getName(), "run", scenario.toString());
+            pb.environment().remove(MeasuringJvm.OPT_OUT);
+            pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+            Process p = pb.start();
+            String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(err).isEqualTo(2);
+            assertThat(err).contains("field 'experiments[0].concurency' is unknown");
+            if (heap.equals("-Xmx2g")) {
+                assertThat(err).as(heap).doesNotContain("heap");
+            } else {
+                assertThat(err.split("latencylab: note: heap ", -1)).as(err).hasSize(2);
+                assertThat(err).contains("latencylab: note: heap 400 MB given; a 1,024-stream run needs about 1,056 MB:"
+                        + " garbage collection may show in the latencies");
+            }
+        }
+    }
+
+    @Test
     void theHeapGrowsWithClosedLoopConcurrencyAboveTheBaseAndIsCapped() {
         assertThat(MeasuringJvm.heapOptions(1)).containsExactly(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP);
         assertThat(MeasuringJvm.heapOptions(256)).containsExactly(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP);

@@ -123,8 +123,12 @@ final class RunExecution {
         return name.replaceAll("[^A-Za-z0-9._-]+", "-");
     }
 
-    /** Prints one progress line, rewritten in place when stderr is a terminal, with an ETA after 3 s. */
-    private static final class ProgressPrinter implements RunListener {
+    /**
+     * Prints one progress line, rewritten in place when stderr is a terminal, with an ETA once the run's first step
+     * has gone on for 3 s (the setup before it is not counted, see {@link Eta}). Called on the engine's snapshot
+     * thread only.
+     */
+    static final class ProgressPrinter implements RunListener {
         private static final long ETA_AFTER_NANOS = 3_000_000_000L;
         private final PrintWriter err;
         private final boolean tty = System.console() != null;
@@ -132,6 +136,10 @@ final class RunExecution {
         private long lastPrintNanos;
         private int width;
 
+        /**
+         * @param err            where the lines go
+         * @param plannedSeconds {@link Eta#plannedSeconds} of the run
+         */
         ProgressPrinter(PrintWriter err, double plannedSeconds) {
             this.err = err;
             this.plannedSeconds = plannedSeconds;
@@ -146,11 +154,11 @@ final class RunExecution {
             lastPrintNanos = now;
             String planned = s.planned() > 0 ? "/" + s.planned() : "";
             // an ETA once the run has gone on for a few seconds (before, the rate it rests on is noise)
-            double left = s.finished() || s.elapsedNanos() < ETA_AFTER_NANOS ? Double.NaN
+            double left = s.finished() || s.measuringNanos() < ETA_AFTER_NANOS ? Double.NaN
                     : Eta.secondsLeft(s, plannedSeconds);
             String eta = Double.isNaN(left) ? "" : "  ETA " + Eta.format(left);
             String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s%s",
-                    s.step().isEmpty() ? "-" : s.step(), s.completed(), planned, s.succeeded(), s.failed(),
+                    label(s), s.completed(), planned, s.succeeded(), s.failed(),
                     s.inFlight(), Nanos.toSeconds(s.elapsedNanos()), eta);
             if (tty) {
                 line = String.format(Locale.ROOT, "%-" + width + "s", line); // wipe a longer previous line
@@ -160,6 +168,17 @@ final class RunExecution {
                 err.print(tty ? "\r" + line : line + "\n");
                 err.flush();
             }
+        }
+
+        /**
+         * @return the step running now; {@code total} on the run's last line (its counts are the whole run's, as on
+         *         every line); {@code starting} before the first step
+         */
+        static String label(IntervalSnapshot s) {
+            if (s.finished()) {
+                return "total";
+            }
+            return s.step().isEmpty() ? "starting" : s.step();
         }
 
         @Override

@@ -91,7 +91,7 @@ public final class ConsoleReport {
                 }
             } else {
                 if (s.result() instanceof LoadResult lr) {
-                    printLoad(lr, out);
+                    printLoad(lr, s.spec(), out);
                 }
                 if (s.stats() != null) {
                     printStats(s.stats(), examples, s.result() instanceof LoadResult, saturated, out);
@@ -163,21 +163,39 @@ public final class ConsoleReport {
         return m;
     }
 
-    private static void printLoad(LoadResult lr, PrintWriter out) {
+    private static void printLoad(LoadResult lr, org.latencylab.engine.run.ExperimentSpec spec, PrintWriter out) {
         LoadTotals t = lr.totals();
         // achieved and goodput: sends in the measured scheduling window (LoadTotals), not the step's wall span that
         // the "requests:" line below divides by (that one also runs until the last measured response ended)
-        out.printf(Locale.ROOT, "%s loop: target %.1f req/s, achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
+        out.printf(Locale.ROOT, "%s%s achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
                         + " measured window (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s%n",
-                t.mode().toString().toLowerCase(Locale.ROOT),
-                t.targetRateRps(), t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(), t.excluded(),
-                t.stopReason() == null ? "" : "; stopped: " + t.stopReason());
+                loadShape(t, spec), t.mode() == org.latencylab.engine.load.LoadMode.OPEN ? "," : ":",
+                t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(),
+                t.excluded(), t.stopReason() == null ? "" : "; stopped: " + t.stopReason());
         if (t.ttft() != null && t.ttft().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: TTFT %s, E2E %s (from the intended start)%n",
                     Units.ms(t.ttft().jitterMs()), Units.ms(t.e2e().jitterMs()));
         } else if (t.e2e() != null && t.e2e().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: E2E %s (from the intended start)%n", Units.ms(t.e2e().jitterMs()));
         }
+    }
+
+    /**
+     * @param t    a load step's totals
+     * @param spec the step's spec, or null when unknown
+     * @return what the step held to: {@code open loop: target 40.0 req/s}, or for a closed loop, which has no target
+     *         rate, its concurrency: {@code closed loop, 64 streams} (with the think time when there is one)
+     */
+    static String loadShape(LoadTotals t, org.latencylab.engine.run.ExperimentSpec spec) {
+        if (t.mode() == org.latencylab.engine.load.LoadMode.OPEN) {
+            return String.format(Locale.ROOT, "open loop: target %.1f req/s", t.targetRateRps());
+        }
+        if (spec instanceof org.latencylab.engine.load.LoadSpec l && l.concurrency() != null) {
+            boolean think = l.thinkTime() != null && !l.thinkTime().isZero();
+            return "closed loop, " + l.concurrency() + (l.concurrency() == 1 ? " stream" : " streams")
+                    + (think ? ", think time " + Units.ms(l.thinkTime().toNanos() / 1e6) : "");
+        }
+        return "closed loop";
     }
 
     /**

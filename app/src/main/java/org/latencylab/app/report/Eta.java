@@ -11,7 +11,9 @@ import java.util.Locale;
 /**
  * Progress and time left of a run, the same for the console and the window: from requests ended when the run
  * plans a number of requests, else from the time elapsed when every step is bounded by time (load tests, grids with
- * a cell duration). Pure; thread-safe.
+ * a cell duration). Both count time from the start of the run's first step ({@link IntervalSnapshot#measuringNanos()}):
+ * the setup before it (the simulator's start, the JIT warm-up) sends no request, so counting it would make a
+ * request-bounded run look slower and a time-bounded one look nearer its end than it is. Pure; thread-safe.
  */
 public final class Eta {
     private Eta() {
@@ -46,7 +48,7 @@ public final class Eta {
             return s.progress();
         }
         if (plannedSeconds > 0) {
-            return Math.min(1.0, s.elapsedNanos() / 1e9 / plannedSeconds);
+            return Math.min(1.0, s.measuringNanos() / 1e9 / plannedSeconds);
         }
         return -1;
     }
@@ -54,10 +56,12 @@ public final class Eta {
     /**
      * @param s              a snapshot
      * @param plannedSeconds {@link #plannedSeconds} of the run
-     * @return seconds left, or NaN when unknown (nothing ended yet, or the run has no plan)
+     * @return seconds left, or NaN when unknown (nothing ended yet, or the run has no plan): the requests left at
+     *         the rate the run has ended them since its first step started, or the planned time less the time since
+     *         then
      */
     public static double secondsLeft(IntervalSnapshot s, double plannedSeconds) {
-        double elapsed = s.elapsedNanos() / 1e9;
+        double elapsed = s.measuringNanos() / 1e9;
         if (s.planned() > 0) {
             if (s.completed() <= 0 || s.completed() >= s.planned()) {
                 return Double.NaN;

@@ -235,6 +235,62 @@ class CommandLineTest {
     }
 
     @Test
+    void aLoadStepsOwnSlosAreJudgedLikeRunLevelOnesAndAFailedOneExitsWithOne(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("step-slo.yaml");
+        Files.writeString(scenario, """
+                name: step-slo
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: load, concurrency: 3, duration: 2s, contextTokens: 64, maxOutputTokens: 4,
+                     slos: [{metric: ttft, percentile: 95, maxMs: 0.001}, {metric: e2e, percentile: 50, maxMs: 60000}]}
+                """);
+        Path out = dir.resolve("run");
+        Result r = run("run", scenario.toString(), "--out", out.toString(), "--no-charts");
+        assertThat(r.code()).as(r.out() + r.err()).isEqualTo(ExitCodes.SLO_FAILED);
+        // a verdict per SLO of the step on the console, and the run's verdict
+        assertThat(r.out()).containsPattern("SLO TTFT P95 ≤ [0-9.]+ ms: 0\\.0 % of \\d+ requests met it → FAIL")
+                .containsPattern("SLO E2E P50 ≤ [0-9.]+ s: 100\\.0 % of \\d+ requests met it → pass")
+                .contains("SLOs: FAILED (exit status 1)").doesNotContain("no run-level SLO");
+        // a closed loop has no target rate: its concurrency is shown instead
+        assertThat(r.out()).contains("closed loop, 3 streams: achieved ").doesNotContain("target 0.0");
+        // run.json: the verdicts where run-level verdicts go (the step summary's slos[]) and slos_passed
+        JsonNode run = new ObjectMapper().readTree(out.resolve("run.json").toFile());
+        assertThat(run.path("slos_passed").asBoolean(true)).isFalse();
+        JsonNode slos = run.path("steps").get(0).path("summary").path("slos");
+        assertThat(slos).hasSize(2);
+        assertThat(slos.get(0).path("metric").asText()).isEqualTo("ttft");
+        assertThat(slos.get(0).path("passed").asBoolean(true)).isFalse();
+        assertThat(slos.get(0).path("judged").asLong()).isEqualTo(run.path("steps").get(0).path("summary")
+                .path("succeeded").asLong()).isPositive();
+        assertThat(slos.get(1).path("passed").asBoolean(false)).isTrue();
+        // the run directory read back judges the same: summarize exits with 1 as well
+        Result again = run("summarize", out.toString());
+        assertThat(again.code()).as(again.err()).isEqualTo(ExitCodes.SLO_FAILED);
+        assertThat(again.out()).contains("SLOs: FAILED (exit status 1)");
+        // the progress lines name the step, and the last one (the run's totals) says so, never "-"
+        List<String> progress = r.err().lines().filter(l -> l.matches("^\\S+ +\\d+ done .*")).toList();
+        assertThat(progress).isNotEmpty().noneMatch(l -> l.startsWith("- "));
+        assertThat(progress.get(progress.size() - 1)).startsWith("total ");
+        assertThat(progress.subList(0, progress.size() - 1)).allMatch(l -> l.startsWith("load "));
+
+        // the same step with SLOs it meets passes, and an SLO given at both levels is judged once
+        Files.writeString(scenario, """
+                name: step-slo
+                endpoint: {builtin: sim, profile: small-fast}
+                slos: [{metric: e2e, percentile: 50, maxMs: 60000}]
+                experiments:
+                  - {type: load, concurrency: 3, duration: 2s, contextTokens: 64, maxOutputTokens: 4,
+                     slos: [{metric: ttft, percentile: 95, maxMs: 60000}, {metric: e2e, percentile: 50, maxMs: 60000}]}
+                """);
+        Result ok = run("run", scenario.toString(), "--out", dir.resolve("ok").toString(), "--no-charts");
+        assertThat(ok.code()).as(ok.out() + ok.err()).isZero();
+        assertThat(ok.out()).contains("SLOs: all passed");
+        JsonNode okSlos = new ObjectMapper().readTree(dir.resolve("ok/run.json").toFile()).path("steps").get(0)
+                .path("summary").path("slos");
+        assertThat(okSlos).extracting(n -> n.path("metric").asText()).containsExactly("e2e", "ttft");
+    }
+
+    @Test
     void summarizeRebuildsARunKilledWhileRunning(@TempDir Path dir) throws Exception {
         // the files of a run as `kill -9` leaves them: run.json still says "running", requests.jsonl has what ended
         Path live = dir.resolve("live");

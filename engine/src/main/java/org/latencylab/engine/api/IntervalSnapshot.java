@@ -23,16 +23,29 @@ import java.util.Objects;
  * @param achievedRateRps  achieved send rate over the last interval, requests/s
  * @param newRecords       requests that ended since the previous snapshot, in the order they ended
  * @param finished         true on the last snapshot of the run
+ * @param setupNanos       time from the run's start to the start of its first step (the simulator's start, the JIT
+ *                         warm-up, opening the result files), ns, &gt;= 0 and at most {@code elapsedNanos}; the
+ *                         run's requests are sent after it, so a rate or an ETA leaves it out
+ *                         ({@link #measuringNanos()})
  */
 public record IntervalSnapshot(String runName, String step, long elapsedNanos, long completed, long planned,
                                int inFlight, long succeeded, Map<ErrorKind, Long> errorsByKind, long cancelled,
                                double targetRateRps, double achievedRateRps, List<RequestRecord> newRecords,
-                               boolean finished) {
+                               boolean finished, long setupNanos) {
+    /** @throws IllegalArgumentException when {@code setupNanos} is negative */
     public IntervalSnapshot {
+        if (setupNanos < 0) {
+            throw new IllegalArgumentException("setupNanos must be >= 0, was " + setupNanos);
+        }
         Objects.requireNonNull(runName, "runName");
         step = step == null ? "" : step;
         errorsByKind = errorsByKind == null ? Map.of() : Map.copyOf(errorsByKind);
         newRecords = newRecords == null ? List.of() : List.copyOf(newRecords);
+    }
+
+    /** @return time since the first step started ({@code elapsedNanos - setupNanos}, at least 0), ns */
+    public long measuringNanos() {
+        return Math.max(0, elapsedNanos - setupNanos);
     }
 
     /** @return failed requests so far, all kinds together */

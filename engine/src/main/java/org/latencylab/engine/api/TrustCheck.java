@@ -42,11 +42,13 @@ import java.util.Objects;
  * @param cpuPerRequestMs      process CPU time during the run ÷ requests recorded, ms, or NaN without requests
  * @param processCpuLoad       process CPU time ÷ (wall time × available processors), 0..1, or NaN when unknown
  * @param trustedUpToPercentile latency percentile up to which the client's own delay stays under the limits, e.g.
- *                             97.0; 100 when not saturated
+ *                             97.0; 100 when not saturated; NaN when no request succeeded (there are no latencies
+ *                             to qualify)
  * @param saturated            whether the rule above holds
  * @param message              one sentence for people: {@code "client saturated: latencies above P97 are not
  *                             trustworthy; hiccup P99 = 38 ms"}, or {@code "client kept up: hiccup P99 = 0.2 ms, ..."}
- * @throws IllegalArgumentException when a value is negative or the message is blank
+ * @throws IllegalArgumentException when a value is negative, {@code trustedUpToPercentile} is outside [0, 100]
+ *                                  (NaN allowed), or the message is blank
  */
 public record TrustCheck(double hiccupP50Ms, double hiccupP99Ms, double hiccupMaxMs, long hiccupSamples,
                          double dispatchLagP99Ms, double cpuPerRequestMs, double processCpuLoad,
@@ -72,6 +74,10 @@ public record TrustCheck(double hiccupP50Ms, double hiccupP99Ms, double hiccupMa
         }
         if (dispatchLagP99Ms < 0 || cpuPerRequestMs < 0 || processCpuLoad < 0) {
             throw new IllegalArgumentException("dispatch lag, CPU per request and CPU load must be >= 0 or NaN");
+        }
+        if (trustedUpToPercentile < 0 || trustedUpToPercentile > 100) {
+            throw new IllegalArgumentException("trustedUpToPercentile must be in [0, 100] or NaN, was "
+                    + trustedUpToPercentile);
         }
         if (message == null || message.isBlank()) {
             throw new IllegalArgumentException("message must not be blank");

@@ -185,6 +185,8 @@ public final class RunEngine {
         private final List<String> notices = Collections.synchronizedList(new ArrayList<>());
         private volatile String step = "";
         private volatile double targetRate;
+        /** Time from the run's start to its first step, ns ({@link IntervalSnapshot#setupNanos()}); 0 until then. */
+        private volatile long setupNanos;
         private long lastSnapshotNanos = originNanos;
         private long lastSent;
         private Endpoint endpoint;
@@ -255,6 +257,7 @@ public final class RunEngine {
                     JitWarmUp.recordingPath(JitWarmUp.forEndpoint(client, endpoint), spec, originNanos);
                 }
                 trust = TrustMonitor.start();
+                setupNanos = System.nanoTime() - originNanos;
                 ticker.scheduleAtFixedRate(() -> publish(false), SNAPSHOT_PERIOD_MILLIS, SNAPSHOT_PERIOD_MILLIS,
                         TimeUnit.MILLISECONDS);
                 List<String> labels = spec.stepLabels();
@@ -423,7 +426,8 @@ public final class RunEngine {
             lastSent = s;
             lastSnapshotNanos = now;
             IntervalSnapshot snap = new IntervalSnapshot(spec.name(), step, now - originNanos, s,
-                    spec.plannedRequests(), inFlight.get(), ok, err, cancelled, targetRate, rate, batch, finished);
+                    spec.plannedRequests(), inFlight.get(), ok, err, cancelled, targetRate, rate, batch, finished,
+                    Math.min(setupNanos, now - originNanos));
             safe(() -> listener.onSnapshot(snap));
         }
 

@@ -51,8 +51,9 @@ import java.util.List;
  * @param maxOutputTokens    {@code max_tokens} of every request, &gt;= 1; default 16
  * @param stream             streaming requests; default true
  * @param seed               seed of the arrival randomness; default 42 (the same seed repeats the schedule)
- * @param slos               per-request thresholds a request must all meet (and succeed) to count in goodput;
- *                           default none (goodput = successful requests)
+ * @param slos               SLOs of the step: judged on its measured requests next to the run-level SLOs (a
+ *                           verdict each; a failed one fails the run), and per request thresholds a request must all
+ *                           meet (and succeed) to count in goodput; default none (goodput = successful requests)
  * @param tierMetric         per-request metric id ({@link Metric}) whose P95 decides the tier each second and
  *                           overall; default {@code ttft_from_intended}
  * @param autoStop           optional early stop on error rate or saturation (see {@link AutoStop})
@@ -199,12 +200,19 @@ public record LoadSpec(
         drainTimeout = drainTimeout == null ? Duration.ofSeconds(10) : drainTimeout;
     }
 
-    /** @return {@value #TYPE} */
+    /** @return the step's {@code slos} (goodput thresholds) */
     @Override
     public List<Slo> stepSlos() {
         return slos;
     }
 
+    /** @return the step's {@code slos}: judged on the step's measured requests as well as counted in goodput */
+    @Override
+    public List<Slo> judgedSlos() {
+        return slos;
+    }
+
+    /** @return {@value #TYPE} */
     @Override
     @JsonProperty("type")
     public String type() {

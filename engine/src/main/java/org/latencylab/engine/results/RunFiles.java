@@ -264,14 +264,17 @@ public final class RunFiles {
      * @param t a trust check
      * @return its {@code run.json} form: {@code saturated, message, rule, trusted_up_to_percentile, hiccup_p50_ms,
      * hiccup_p99_ms, hiccup_max_ms, hiccup_samples, dispatch_lag_p99_ms, cpu_per_request_ms, process_cpu_load};
-     * a figure that could not be measured is {@code null}
+     * a figure that could not be measured is {@code null}; {@code trusted_up_to_percentile} is left out when no
+     * request succeeded (no latency to qualify)
      */
     public static ObjectNode trust(TrustCheck t) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("saturated", t.saturated());
         o.put("message", t.message());
         o.put("rule", TrustCheck.RULE);
-        o.put("trusted_up_to_percentile", t.trustedUpToPercentile());
+        if (!Double.isNaN(t.trustedUpToPercentile())) {
+            o.put("trusted_up_to_percentile", t.trustedUpToPercentile());
+        }
         o.put("hiccup_p50_ms", t.hiccupP50Ms());
         o.put("hiccup_p99_ms", t.hiccupP99Ms());
         o.put("hiccup_max_ms", t.hiccupMaxMs());

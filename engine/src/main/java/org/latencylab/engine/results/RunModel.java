@@ -25,8 +25,9 @@ import java.util.Objects;
  * {@link StatsAccumulator} per step (and per part of a step that uses several request labels), exact statistics
  * computed once when a step ends, and live statistics from HdrHistograms while it runs.
  *
- * <p>A step is judged with the run's {@link StatsSettings} on the step's tier metric; steps whose tier is not
- * pooled (sweeps) and the parts and whole-run summary are not judged against SLOs.
+ * <p>A step is judged with the run's {@link StatsSettings} on the step's tier metric, and on its own SLOs besides the
+ * run's (a load step's {@code slos}); steps whose tier is not pooled (sweeps) and the parts and whole-run summary are
+ * not judged against SLOs.
  *
  * <p>Thread-safe: every method holds this object's lock (each {@link #add} is O(1) amortised).
  */
@@ -74,11 +75,14 @@ public final class RunModel {
 
     /**
      * @param step a step of the run
-     * @return the settings it is judged with: the run's, on the step's tier metric, without SLOs when its tier is
-     *         not pooled
+     * @return the settings it is judged with: the run's, on the step's tier metric, with the run's SLOs and the
+     *         step's own {@link ExperimentSpec#judgedSlos()} (a load step's {@code slos}); without SLOs when its tier
+     *         is not pooled
      */
     public StatsSettings settingsOf(ExperimentSpec step) {
-        return (step.tierPooled() ? spec.stats() : spec.stats().withoutSlos()).withTierMetric(step.tierMetric());
+        StatsSettings s = step.tierPooled() ? spec.stats().withAddedSlos(step.judgedSlos())
+                : spec.stats().withoutSlos();
+        return s.withTierMetric(step.tierMetric());
     }
 
     /**

@@ -227,6 +227,16 @@ public final class RunReader {
                 Math.round(env.path("clock_origin_uncertainty_ms").asDouble(0) * 1e6));
     }
 
+    /**
+     * @param t a recorded trust check
+     * @return its {@code trusted_up_to_percentile}, or NaN when it is absent or null (no request succeeded, so no
+     *         latency was qualified)
+     */
+    private static double trustedUpTo(JsonNode t) {
+        JsonNode v = t.get("trusted_up_to_percentile");
+        return v == null || !v.isNumber() ? Double.NaN : v.asDouble();
+    }
+
     /** @return the trust check a run recorded ({@link RunFiles#trust} wrote it), or null */
     private static TrustCheck trust(JsonNode t) {
         if (t == null || !t.isObject()) {
@@ -236,7 +246,7 @@ public final class RunReader {
         return new TrustCheck(t.path("hiccup_p50_ms").asDouble(0), t.path("hiccup_p99_ms").asDouble(0),
                 t.path("hiccup_max_ms").asDouble(0), t.path("hiccup_samples").asLong(0),
                 t.path("dispatch_lag_p99_ms").asDouble(Double.NaN), t.path("cpu_per_request_ms").asDouble(Double.NaN),
-                t.path("process_cpu_load").asDouble(Double.NaN), t.path("trusted_up_to_percentile").asDouble(100),
+                t.path("process_cpu_load").asDouble(Double.NaN), trustedUpTo(t),
                 t.path("saturated").asBoolean(), message.isBlank() ? "no message recorded" : message);
     }
 }

@@ -56,4 +56,14 @@ public interface ExperimentSpec {
     default java.util.List<org.latencylab.engine.stats.Slo> stepSlos() {
         return java.util.List.of();
     }
+
+    /**
+     * @return the SLOs of this step that are judged on its pooled measured requests, like the run-level {@code slos}
+     *         and next to them: a verdict per SLO in the step's summary, and a failed one fails the run (exit status
+     *         1). A load step's own {@code slos}; empty by default (a ranking, a monitor and a server bench judge
+     *         their {@link #stepSlos()} per endpoint or variant themselves)
+     */
+    default java.util.List<org.latencylab.engine.stats.Slo> judgedSlos() {
+        return java.util.List.of();
+    }
 }

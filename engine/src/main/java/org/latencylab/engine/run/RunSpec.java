@@ -43,6 +43,14 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
                             + slo.metric() + "' cannot be judged (no tokens are timed); use e2e or ttfb, or stream: true");
                 }
             }
+            List<org.latencylab.engine.stats.Slo> own = e.judgedSlos();
+            for (int k = 0; k < own.size(); k++) {
+                if (own.get(k).metricKind().streamOnly()) {
+                    throw new IllegalArgumentException("experiments[" + i + "].slos[" + k + "]: the step does not"
+                            + " stream, so the SLO on '" + own.get(k).metric() + "' cannot be judged (no tokens are"
+                            + " timed); use e2e or ttfb, or stream: true");
+                }
+            }
         }
         tokenizer = tokenizer == null || tokenizer.isBlank() ? "cl100k_base" : tokenizer;
         corpus = corpus == null || corpus.isBlank() ? "en" : corpus;

@@ -80,6 +80,17 @@ public record StatsSettings(@JsonProperty("tierMetric") String tierMetric,
         return metric == null ? this : new StatsSettings(metric, tiers, slos);
     }
 
+    /**
+     * @param more SLOs to judge besides these settings' own (a load step's {@code slos}); an SLO equal to one
+     *             already here is judged once
+     * @return a copy judged on these settings' SLOs followed by {@code more}, or this when {@code more} adds none
+     */
+    public StatsSettings withAddedSlos(List<Slo> more) {
+        java.util.LinkedHashSet<Slo> all = new java.util.LinkedHashSet<>(slos);
+        all.addAll(more);
+        return all.size() == slos.size() ? this : new StatsSettings(tierMetric, tiers, List.copyOf(all));
+    }
+
     /** @return a copy without SLOs (sweeps and whole-run summaries are not judged against SLOs) */
     public StatsSettings withoutSlos() {
         return new StatsSettings(tierMetric, tiers, List.of());

@@ -116,7 +116,9 @@ public final class TrustMonitor {
         boolean cpuBad = cpuLoad > TrustCheck.CPU_LOAD_LIMIT;
         boolean saturated = hiccupBad || lagBad || cpuBad;
         double share = Math.max(hiccupShare, Double.isNaN(lagShareOverLimit) ? 0 : lagShareOverLimit);
-        double trustedUpTo = saturated ? Math.max(0, Math.min(99.9, floorTo(100 * (1 - share), 1))) : 100;
+        // without a successful request there is no latency whose percentiles could be trusted or not
+        double trustedUpTo = !latencies ? Double.NaN
+                : saturated ? Math.max(0, Math.min(99.9, floorTo(100 * (1 - share), 1))) : 100;
         String message;
         if (saturated) {
             StringBuilder why = new StringBuilder();

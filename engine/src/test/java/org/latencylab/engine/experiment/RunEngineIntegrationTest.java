@@ -54,6 +54,15 @@ class RunEngineIntegrationTest {
         assertThat(seenRecords.get()).isEqualTo(42);
         assertThat(snaps.get(snaps.size() - 1).finished()).isTrue();
         assertThat(snaps.get(snaps.size() - 1).completed()).isEqualTo(42);
+        // the setup before the first step (simulator start, JIT warm-up) is said once and the same in every
+        // snapshot, and no measured request was sent before it ended (requests.jsonl times are from the run start)
+        long setup = snaps.get(0).setupNanos();
+        assertThat(setup).isPositive();
+        assertThat(snaps).allSatisfy(x -> assertThat(x.setupNanos()).isEqualTo(setup)
+                .isLessThanOrEqualTo(x.elapsedNanos()));
+        assertThat(snaps.get(snaps.size() - 1).measuringNanos())
+                .isEqualTo(snaps.get(snaps.size() - 1).elapsedNanos() - setup);
+        assertThat(log).allSatisfy(x -> assertThat(x.sendNanos()).isGreaterThanOrEqualTo(setup));
         // probe statistics and the SLO
         RunResult.StepOutcome p = r.steps().get(0);
         assertThat(p.stats().sent()).isEqualTo(30);
@@ -128,6 +137,36 @@ class RunEngineIntegrationTest {
             assertThat(r.notices()).filteredOn(n -> n.startsWith("a request that opens a connection before the clock"))
                     .singleElement().asString().contains("http_status").contains("503").contains("warming up");
             assertThat(told).anyMatch(n -> n.startsWith("a request that opens a connection before the clock failed"));
+        }
+    }
+
+    @Test
+    void aRunWhoseEveryRequestFailedQualifiesNoPercentileInRunJson(@TempDir Path dir) throws Exception {
+        try (mockwebserver3.MockWebServer mock = new mockwebserver3.MockWebServer()) {
+            mock.start();
+            for (int i = 0; i < 6; i++) { // the connection-opening request, the three measured ones, to spare
+                mock.enqueue(new mockwebserver3.MockResponse.Builder().code(503).body("overloaded").build());
+            }
+            org.latencylab.engine.api.Endpoint endpoint = new org.latencylab.engine.api.Endpoint("m",
+                    org.latencylab.engine.api.Protocol.OPENAI_CHAT, mock.url("/v1").toString(), "m", null,
+                    java.util.Map.of(), true);
+            RunSpec spec = new RunSpec("all-failed", TargetSpec.of(endpoint), ClientOptions.DEFAULTS.withMaxRetries(0),
+                    null, List.of(new ProbeSpec(3, 1, 16, 4, true, false, 0)), null, null, 5);
+            RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                    .await(Duration.ofSeconds(60));
+            assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+            assertThat(r.overall().failed()).isEqualTo(3);
+            assertThat(r.overall().succeeded()).isZero();
+            assertThat(r.trust().trustedUpToPercentile()).isNaN();
+            // run.json leaves the percentile out (there are no latencies to qualify), keeps the rest of the check
+            JsonNode trust = JSON.readTree(dir.resolve("run/run.json").toFile()).path("trust");
+            assertThat(trust.has("message")).isTrue();
+            assertThat(trust.has("hiccup_p99_ms")).isTrue();
+            assertThat(trust.has("trusted_up_to_percentile")).as(trust.toString()).isFalse();
+            // and a reader of the run directory takes the absence as "no percentile", not as "trusted up to P100"
+            RunResult reopened = StepCatalog.reader().open(dir.resolve("run"));
+            assertThat(reopened.trust().trustedUpToPercentile()).isNaN();
+            assertThat(reopened.trust().message()).isEqualTo(r.trust().message());
         }
     }
 

@@ -146,6 +146,11 @@ class ScenarioLoaderTest {
                 .contains("tierMetric").contains("unknown metric 'ttftx'");
         assertThat(error(base + "slos: [{metric: ttft, percentile: 95, maxMs: 100}]\nexperiments: [{type: probe, stream: false}]"))
                 .contains("experiments[0] does not stream").contains("'ttft'");
+        // a load step's own SLOs are judged too, so one on a metric a non-streaming step cannot time is refused
+        assertThat(error(base + "experiments: [{type: load, concurrency: 2, duration: 2s, stream: false,"
+                + " slos: [{metric: e2e, maxMs: 900}, {metric: tpot, percentile: 90, maxMs: 50}]}]"))
+                .startsWith("s.yaml: ").contains("experiments[0].slos[1]").contains("does not stream")
+                .contains("'tpot'");
         assertThat(error("name: x\nname: y\nendpoint: {builtin: sim}\nexperiments: [{type: probe}]"))
                 .contains("Duplicate field 'name'");
         assertThat(error("name: x\nendpoint: {builtin: sim, profile: llama-9b}\nexperiments: [{type: probe}]"))

@@ -103,7 +103,8 @@ final class LoadFormView {
                         "loadMaxOutputTokens", "max_tokens of each request"), null)
                 .add("", null, new HBox(16, stream, cold), null)
                 .add("Goodput SLO [ms]", "A request counts in goodput when it succeeded and its metric is at most"
-                        + " this; 0 = no SLO (goodput = successful requests)", new HBox(8,
+                        + " this; the step is also judged on it as an SLO on every request (it passes when all"
+                        + " met it); 0 = no SLO (goodput = successful requests)", new HBox(8,
                         Controls.choice(f.sloMetricProperty(), LoadForm.METRICS, "loadSloMetric", "per-request metric"),
                         c.doubleSpinner(f.sloMaxMsProperty(), 0, 1_000_000, 50, "loadSloMs", "threshold, ms; 0 = none")),
                         null)

@@ -24,7 +24,7 @@ class CoalescingRunListenerTest {
 
     private static IntervalSnapshot snap(long completed, List<RequestRecord> fresh) {
         return new IntervalSnapshot("run", "probe", completed * 1000, completed, 10, 0, completed, Map.of(), 0, 0, 0,
-                fresh, false);
+                fresh, false, 0);
     }
 
     @Test
