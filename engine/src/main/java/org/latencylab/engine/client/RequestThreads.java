@@ -53,12 +53,22 @@ public final class RequestThreads {
         return Pool.EXECUTOR;
     }
 
-    /** Holder: the pool is created on first use. */
-    private static final class Pool {
-        static final java.util.concurrent.ThreadPoolExecutor EXECUTOR = new java.util.concurrent.ThreadPoolExecutor(
-                0, MAX_POOLED, POOL_KEEP_ALIVE_SECONDS, java.util.concurrent.TimeUnit.SECONDS,
+    /**
+     * A pool like {@link #pool()} with another bound (tests use a small one).
+     *
+     * @param maxPooled most platform threads at once, >= 1; further tasks run on virtual threads
+     * @return a new pool; thread-safe
+     */
+    static java.util.concurrent.ThreadPoolExecutor newPool(int maxPooled) {
+        return new java.util.concurrent.ThreadPoolExecutor(
+                0, maxPooled, POOL_KEEP_ALIVE_SECONDS, java.util.concurrent.TimeUnit.SECONDS,
                 new java.util.concurrent.SynchronousQueue<>(), workerFactory("latencylab-request-"),
                 (task, executor) -> Thread.ofVirtual().name("latencylab-request-virtual").start(task));
+    }
+
+    /** Holder: the pool is created on first use. */
+    private static final class Pool {
+        static final java.util.concurrent.ThreadPoolExecutor EXECUTOR = newPool(MAX_POOLED);
     }
 
     /**
