@@ -282,7 +282,7 @@ public final class LlmClient implements AutoCloseable {
      * client's own code paths (HTTP, framing, JSON, records) are warm: sends {@code count} small requests at once (a
      * two-word prompt, one output token, streaming as the measurement will), waits until all ended and leaves their
      * connections idle in the pool. Their results are dropped. Skipped when the pool already holds {@code count}
-     * idle connections. The requests run on {@link RequestThreads#pool()}, so that many pooled threads are left idle for the
+     * idle connections. The requests run on {@link RequestThreads#startPooled}, so that many pooled threads are left idle for the
      * measurement. Blocks for about one request's latency.
      *
      * @param endpoint where the measurement will send
@@ -308,8 +308,8 @@ public final class LlmClient implements AutoCloseable {
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(wanted);
         for (int i = 0; i < wanted; i++) {
             // on the request pool: all run at once, so the pool grows by `wanted` threads that then wait, idle, for
-            // the measurement's requests (an open loop does not create threads at its start)
-            RequestThreads.pool().execute(() -> {
+            // the measurement's requests (an open loop's dispatcher never creates a thread)
+            RequestThreads.startPooled(() -> {
                 try {
                     if (!warmConnection(endpoint, stream)) {
                         failed.incrementAndGet();

@@ -17,22 +17,23 @@ package org.latencylab.engine.client;
  * against the zero-latency simulator in another process, with other work running on the machine, a pooled platform
  * thread per request gave TTFT P99 2.6 ms instead of 35.7 ms at 1,000 requests/s and 23.8 ms instead of 643 ms at
  * 2,000 requests/s, with 20–30 % less client CPU per request (the carrier pool's parking, unparking and poller
- * hand-offs). The dispatcher hands an arrival to an idle pooled thread (one unpark) and starts a new thread only when
- * none is idle, so a steady rate reuses the same few threads.
+ * hand-offs). The dispatcher hands an arrival to an idle pooled thread (one unpark); the pooled threads are created
+ * before the measurement, while its connections are opened (as many as Little's law expects in flight), and the
+ * dispatcher never creates one ({@link RequestPool} says why).
  *
  * <p>Costs: one kernel thread per request in flight (a 512 KiB stack reserved, committed only as used: tens of KiB),
  * and an interrupt does not unblock a platform thread's socket read; the client's stall watchdog therefore cancels the
  * HTTP call of an interrupted platform thread within {@link StallWatchdog#TICK_MILLIS} ms, and the request ends as
- * {@code cancelled}. Beyond {@value #MAX_POOLED} requests in flight at once, the pool runs further requests on virtual
- * threads rather than creating more kernel threads. Thread-safe.
+ * {@code cancelled}. An open loop whose requests in flight outgrow the idle pooled threads runs the rest on virtual
+ * threads ({@link #pool()}). Thread-safe.
  */
 public final class RequestThreads {
     /** Stack reserved per request thread, bytes: the HTTP stack, a JSON parser and the record builder fit easily. */
     static final long STACK_BYTES = 512 * 1024;
 
     /**
-     * Most pooled platform threads at once ({@link #pool()}): as many as the largest closed loop LatencyLab is tried
-     * at (4,096 streams); further tasks run on virtual threads.
+     * Most pooled platform threads at once ({@link #pool()}): as many connections as a load step opens at most
+     * ({@link LlmClient#openConnections}: 4,096); further tasks run on virtual threads.
      */
     public static final int MAX_POOLED = 4096;
     /** How long an idle pooled thread waits for a next task before it ends, seconds. */
@@ -42,10 +43,11 @@ public final class RequestThreads {
     }
 
     /**
-     * The shared pool of request threads: {@code execute} hands the task to an idle pooled platform thread
-     * (one unpark), else starts a new one (named {@code latencylab-request-N}, daemon, {@link #STACK_BYTES} stack),
-     * else, with {@value #MAX_POOLED} already busy, starts a virtual thread for it. Never rejects a task. Idle threads
-     * end after {@value #POOL_KEEP_ALIVE_SECONDS} s.
+     * The shared pool of request threads ({@link RequestPool}): {@code execute} hands the task to an idle pooled
+     * platform thread (one unpark), or, when none is idle, starts a virtual thread for it; it never creates a platform
+     * thread, so an open loop's dispatcher never waits for one. Pooled threads (named {@code latencylab-request-N},
+     * daemon, {@link #STACK_BYTES} stack) are created by {@link #startPooled} before a measurement, at most
+     * {@value #MAX_POOLED}, and end after {@value #POOL_KEEP_ALIVE_SECONDS} s idle. Never rejects a task.
      *
      * @return the process-wide pool; thread-safe; never shut down
      */
@@ -54,21 +56,19 @@ public final class RequestThreads {
     }
 
     /**
-     * A pool like {@link #pool()} with another bound (tests use a small one).
+     * Runs {@code task} at once on a thread of {@link #pool()}, creating a pooled platform thread for it (on the calling
+     * thread) when none is idle; afterwards that thread waits, idle, for the pool's next task. For work before a
+     * measurement (opening connections): N tasks run at once leave N idle pooled threads for it.
      *
-     * @param maxPooled most platform threads at once, >= 1; further tasks run on virtual threads
-     * @return a new pool; thread-safe
+     * @param task what to run; not null
      */
-    static java.util.concurrent.ThreadPoolExecutor newPool(int maxPooled) {
-        return new java.util.concurrent.ThreadPoolExecutor(
-                0, maxPooled, POOL_KEEP_ALIVE_SECONDS, java.util.concurrent.TimeUnit.SECONDS,
-                new java.util.concurrent.SynchronousQueue<>(), workerFactory("latencylab-request-"),
-                (task, executor) -> Thread.ofVirtual().name("latencylab-request-virtual").start(task));
+    public static void startPooled(Runnable task) {
+        Pool.EXECUTOR.executeGrowing(task);
     }
 
     /** Holder: the pool is created on first use. */
     private static final class Pool {
-        static final java.util.concurrent.ThreadPoolExecutor EXECUTOR = newPool(MAX_POOLED);
+        static final RequestPool EXECUTOR = new RequestPool(MAX_POOLED, POOL_KEEP_ALIVE_SECONDS * 1_000_000_000L);
     }
 
     /**

@@ -104,7 +104,10 @@ final class LoadRun {
             } else {
                 // connections were opened before the clock (LoadStepRunner); the workers all start at startNanos
                 workers = ClosedLoop.start(new ClosedLoop.Options(spec.concurrency(), "load-" + label, false,
-                        spec.stream(), startNanos, spec.thinkTime(), launcher), this::closedTurn,
+                        spec.stream(), startNanos, spec.thinkTime(),
+                        // long-lived workers: with the default pool each gets its own platform thread (as in probes)
+                        launcher == org.latencylab.engine.client.RequestThreads.pool() ? null : launcher),
+                        this::closedTurn,
                         () -> stopReason != null, ctx);
             }
             while (stopReason == null) {
