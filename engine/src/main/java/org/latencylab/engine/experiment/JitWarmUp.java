@@ -159,4 +159,152 @@ final class JitWarmUp {
         }
         return done;
     }
+
+    /** Wall-clock limit of {@link #schedulingPaths}, ms: the runners' warm-ups are interrupted when it passes. */
+    static final long SCHEDULING_LIMIT_MILLIS = 2_000;
+
+    /**
+     * Lets each step runner of the run warm its own scheduling code ({@link StepRunner#warmUp}) against an in-process
+     * simulator with the {@code zero-latency} profile, through the measuring client, before the run's clock starts.
+     * Runs at most {@value #SCHEDULING_LIMIT_MILLIS} ms in all; then closes the connections it opened. Failures are
+     * ignored (a runner that was not warmed only runs its first second slower).
+     *
+     * @param client   the run's client; not null
+     * @param protocol the protocol the run will speak (a protocol the simulator does not serve warms with OpenAI chat)
+     * @param runners  the run's step runners, each warmed once; not null
+     * @return how many requests the warm-ups sent
+     */
+    static long schedulingPaths(LlmClient client, Protocol protocol, java.util.Collection<StepRunner<?>> runners) {
+        if (runners.isEmpty()) {
+            return 0;
+        }
+        Protocol p = switch (protocol) {
+            case OPENAI_CHAT, OPENAI_COMPLETIONS, ANTHROPIC_MESSAGES, OLLAMA_CHAT, OLLAMA_GENERATE, TGI_GENERATE -> protocol;
+            default -> Protocol.OPENAI_CHAT;
+        };
+        java.nio.file.Path dir = null;
+        SimServer sim = null;
+        Scratch scratch = null;
+        Thread caller = Thread.currentThread();
+        java.util.concurrent.ScheduledExecutorService limit = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("latencylab-warm-up-limit").factory());
+        try {
+            dir = java.nio.file.Files.createTempDirectory("latencylab-warm-up-");
+            sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().build());
+            scratch = new Scratch(client, sim.endpoint(p), dir);
+            limit.schedule(caller::interrupt, SCHEDULING_LIMIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            for (StepRunner<?> r : runners) {
+                r.warmUp(scratch);
+            }
+        } catch (InterruptedException e) {
+            // the limit passed: what was reached is warm
+        } catch (IOException | RuntimeException e) {
+            // a warm-up only
+        } finally {
+            limit.shutdownNow();
+            Thread.interrupted(); // the limit's interrupt may land after the last runner returned
+            if (sim != null) {
+                sim.close();
+            }
+            client.evictConnections(); // the simulator's connections, idle in the pool
+            if (dir != null) {
+                deleteQuietly(dir);
+            }
+        }
+        return scratch == null ? 0 : scratch.ids.get();
+    }
+
+    private static void deleteQuietly(java.nio.file.Path dir) {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> {
+                try {
+                    java.nio.file.Files.deleteIfExists(f);
+                } catch (IOException e) {
+                    // left in the temporary directory
+                }
+            });
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // left in the temporary directory
+        }
+    }
+
+    /** The warm-up's step context: sends through the run's client to the simulator; records go nowhere. */
+    private static final class Scratch implements StepContext {
+        private final LlmClient client;
+        private final Endpoint endpoint;
+        private final java.nio.file.Path dir;
+        final java.util.concurrent.atomic.AtomicLong ids = new java.util.concurrent.atomic.AtomicLong();
+
+        Scratch(LlmClient client, Endpoint endpoint, java.nio.file.Path dir) {
+            this.client = client;
+            this.endpoint = endpoint;
+            this.dir = dir;
+        }
+
+        @Override
+        public Endpoint endpoint() {
+            return endpoint;
+        }
+
+        @Override
+        public org.latencylab.engine.api.ClientOptions clientOptions() {
+            return client.options();
+        }
+
+        @Override
+        public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
+            return client.execute(endpoint, request, ticket);
+        }
+
+        @Override
+        public RequestRecord send(GenerationRequest request, RequestTicket ticket, Runnable onFirstToken) {
+            return client.execute(endpoint, request, ticket, onFirstToken);
+        }
+
+        @Override
+        public void openConnections(int inFlight, boolean stream) throws InterruptedException {
+            client.openConnections(endpoint, inFlight, stream);
+        }
+
+        @Override
+        public void warmConnection(boolean stream) {
+            client.warmConnection(endpoint, stream);
+        }
+
+        @Override
+        public String prompt(int tokens, boolean cold) {
+            return "Warm up the client";
+        }
+
+        @Override
+        public long nextRequestId() {
+            return ids.getAndIncrement();
+        }
+
+        @Override
+        public void finished(RequestRecord record) {
+        }
+
+        @Override
+        public void inFlight(int inFlightDelta) {
+        }
+
+        @Override
+        public void targetRate(double targetRateRps) {
+        }
+
+        @Override
+        public boolean cancelled() {
+            return Thread.currentThread().isInterrupted();
+        }
+
+        @Override
+        public void notice(String message) {
+        }
+
+        @Override
+        public java.nio.file.Path runDirectory() {
+            return dir;
+        }
+    }
 }

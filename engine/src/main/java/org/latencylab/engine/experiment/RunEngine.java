@@ -255,6 +255,11 @@ public final class RunEngine {
                 if (JitWarmUp.enabled()) {
                     // before the clock of any step starts
                     JitWarmUp.recordingPath(JitWarmUp.forEndpoint(client, endpoint), spec, originNanos);
+                    java.util.Set<StepRunner<?>> stepRunners = new java.util.LinkedHashSet<>();
+                    for (ExperimentSpec e : spec.experiments()) {
+                        stepRunners.add(runners.get(e.getClass()));
+                    }
+                    JitWarmUp.schedulingPaths(client, endpoint.protocol(), stepRunners);
                 }
                 trust = TrustMonitor.start();
                 setupNanos = System.nanoTime() - originNanos;

@@ -21,4 +21,16 @@ public interface StepRunner<S extends ExperimentSpec> {
      * @throws InterruptedException when the run thread is interrupted
      */
     StepResult run(S spec, String label, StepContext context) throws InterruptedException;
+
+    /**
+     * Runs this runner's own scheduling code briefly, before a run's clock starts, so that the just-in-time compiler
+     * has compiled it when the first measured request is due ({@link JitWarmUp#schedulingPaths}). Whatever it sends
+     * goes to an in-process zero-latency simulator through {@code scratch}, and nothing is recorded. This default does
+     * nothing (a runner whose scheduling is a plain loop over the client needs no more than the client's warm-up).
+     *
+     * @param scratch a context of the warm-up: its endpoint is the in-process simulator, its records are discarded
+     * @throws InterruptedException when the calling thread is interrupted (the warm-up's time limit passed)
+     */
+    default void warmUp(StepContext scratch) throws InterruptedException {
+    }
 }

@@ -28,6 +28,17 @@ public final class GridStepRunner implements StepRunner<GridSpec> {
     }
 
     /**
+     * Warms the cells' runner ({@link LoadStepRunner#warmUp}).
+     *
+     * @param scratch the warm-up's context
+     * @throws InterruptedException when interrupted
+     */
+    @Override
+    public void warmUp(StepContext scratch) throws InterruptedException {
+        cells.warmUp(scratch);
+    }
+
+    /**
      * @param spec    the grid
      * @param label   step label, prefix of the cells' labels
      * @param context the run's services

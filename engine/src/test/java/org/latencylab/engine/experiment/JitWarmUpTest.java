@@ -35,6 +35,62 @@ class JitWarmUpTest {
     }
 
     @Test
+    void aLoadStepRunnerWarmsItsOpenLoopAgainstTheSimulatorAndLeavesNothingBehind() throws Exception {
+        java.util.List<java.nio.file.Path> dirs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.List<org.latencylab.engine.api.RequestRecord> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.latencylab.engine.load.LoadStepRunner load = new org.latencylab.engine.load.LoadStepRunner();
+        // a runner that watches what the warm-up gives it, then runs the real load runner's warm-up
+        StepRunner<org.latencylab.engine.load.LoadSpec> watching = new StepRunner<>() {
+            @Override
+            public org.latencylab.engine.run.StepResult run(org.latencylab.engine.load.LoadSpec spec, String label,
+                                                            StepContext context) {
+                throw new AssertionError("a warm-up never runs a step");
+            }
+
+            @Override
+            public void warmUp(StepContext scratch) throws InterruptedException {
+                dirs.add(scratch.runDirectory());
+                load.warmUp(new Forwarding(scratch, ended));
+            }
+        };
+        try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
+            long t0 = System.nanoTime();
+            long sent = JitWarmUp.schedulingPaths(client, Protocol.OPENAI_CHAT, java.util.List.of(watching));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            // 1,000 requests/s for 0.6 s: a busy machine sends fewer, never none
+            assertThat(sent).isBetween(50L, 2_000L);
+            assertThat(ended).hasSizeGreaterThan(40)
+                    .allMatch(r -> r.succeeded() && r.outputTokens() == 8 && r.stream());
+            assertThat(seconds).isLessThan(JitWarmUp.SCHEDULING_LIMIT_MILLIS / 1000.0 + 3.0);
+            assertThat(dirs).hasSize(1);
+            assertThat(dirs.get(0)).doesNotExist(); // its interval logs went with it
+            assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        }
+    }
+
+    /** A context that passes everything on and keeps the records the step runner hands over. */
+    private record Forwarding(StepContext to, java.util.List<org.latencylab.engine.api.RequestRecord> ended)
+            implements StepContext {
+        public Endpoint endpoint() { return to.endpoint(); }
+        public ClientOptions clientOptions() { return to.clientOptions(); }
+        public org.latencylab.engine.api.RequestRecord send(org.latencylab.engine.api.GenerationRequest r,
+                org.latencylab.engine.api.RequestTicket t) throws InterruptedException { return to.send(r, t); }
+        public org.latencylab.engine.api.RequestRecord send(org.latencylab.engine.api.GenerationRequest r,
+                org.latencylab.engine.api.RequestTicket t, Runnable f) throws InterruptedException {
+            return to.send(r, t, f);
+        }
+        public void openConnections(int n, boolean stream) throws InterruptedException { to.openConnections(n, stream); }
+        public String prompt(int tokens, boolean cold) { return to.prompt(tokens, cold); }
+        public long nextRequestId() { return to.nextRequestId(); }
+        public void finished(org.latencylab.engine.api.RequestRecord r) { ended.add(r); to.finished(r); }
+        public void inFlight(int d) { to.inFlight(d); }
+        public void targetRate(double r) { to.targetRate(r); }
+        public boolean cancelled() { return to.cancelled(); }
+        public void notice(String m) { to.notice(m); }
+        public java.nio.file.Path runDirectory() { return to.runDirectory(); }
+    }
+
+    @Test
     void anEndpointServedByOkHttpIsWarmedThroughOkHttp() {
         try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
             Endpoint tls = new Endpoint("tls", Protocol.OPENAI_CHAT, "https://api.example.invalid/v1", "m", null,
