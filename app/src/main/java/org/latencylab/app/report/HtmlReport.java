@@ -321,6 +321,10 @@ public final class HtmlReport {
                                 ? "." : "; not complete (run it again into the same directory to resume)."))
                         .a("</p>\n");
             }
+            JsonNode totals = st.path("result").path("totals");
+            if (totals.isObject() && totals.has("achievedRateRps")) {
+                a("<p>").t(loadLine(totals, st.path("spec"))).a("</p>\n");
+            }
             if (ranking.isObject()) {
                 ranking(ranking);
             }
@@ -675,5 +679,33 @@ public final class HtmlReport {
     private static String num(JsonNode n, String field) {
         JsonNode v = n.get(field);
         return v == null || !v.isNumber() ? "–" : String.format(java.util.Locale.ROOT, "%.2f", v.asDouble());
+    }
+
+    /**
+     * The console's load line for a load step read from {@code run.json}: what it held to (open loop: target rate;
+     * closed loop: streams and think time), the achieved rate and goodput in the measured window, dropped and excluded
+     * requests and why it stopped.
+     *
+     * @param totals the step's {@code result.totals}
+     * @param spec   the step's {@code spec} (a closed loop's concurrency and think time)
+     * @return one line of text, rates in req/s
+     */
+    static String loadLine(JsonNode totals, JsonNode spec) {
+        String shape;
+        if ("open".equals(totals.path("mode").asText())) {
+            shape = String.format(Locale.ROOT, "open loop: target %.1f req/s,", totals.path("targetRateRps").asDouble());
+        } else {
+            int streams = spec.path("concurrency").asInt(0);
+            String think = spec.path("thinkTime").asText("");
+            shape = "closed loop" + (streams > 0 ? ", " + streams + (streams == 1 ? " stream" : " streams") : "")
+                    + (think.isEmpty() || think.equals("0s") || think.equals("PT0S") ? "" : ", think time " + think)
+                    + ":";
+        }
+        String stop = totals.path("stopReason").asText("");
+        return String.format(Locale.ROOT, "%s achieved %.1f req/s and goodput %.1f req/s in the %.1f s measured window"
+                        + " (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s", shape,
+                totals.path("achievedRateRps").asDouble(), totals.path("goodputRps").asDouble(),
+                totals.path("measuredSeconds").asDouble(), totals.path("dropped").asLong(),
+                totals.path("excluded").asLong(), stop.isEmpty() ? "" : "; stopped: " + stop);
     }
 }

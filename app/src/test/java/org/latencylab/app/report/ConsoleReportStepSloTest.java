@@ -87,4 +87,38 @@ class ConsoleReportStepSloTest {
         assertThat(summary).contains("<td class=\"l\">per step</td>").doesNotContain(pooled);
         assertThat(page).contains("TTFT and E2E P95 here pool the measured requests of all a run's steps");
     }
+
+    @Test
+    void theHtmlReportGivesEachLoadStepTheConsolesLoadLine(@TempDir Path dir) throws Exception {
+        String scenario = """
+                format: 1
+                name: open-and-closed
+                endpoint: {builtin: sim, profile: zero-latency}
+                experiments:
+                  - {type: load, rate: 40, arrival: constant, duration: 1s, maxOutputTokens: 4}
+                  - {type: load, concurrency: 3, duration: 1s, maxOutputTokens: 4}
+                """;
+        RunSpec spec = StepCatalog.loader().parse(new ByteArrayInputStream(scenario.getBytes(StandardCharsets.UTF_8)),
+                "open-and-closed.yaml");
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(60));
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        StringWriter console = new StringWriter();
+        ConsoleReport.print(r, List.of(), new PrintWriter(console, true));
+        Path html = HtmlReport.write(List.of(dir.resolve("run")), 0, dir.resolve("report.html"));
+        String page = java.nio.file.Files.readString(html);
+        String open = page.substring(page.indexOf("open loop: target 40.0 req/s,"));
+        String closed = page.substring(page.indexOf("closed loop, 3 streams: achieved "));
+        // the same line as on the console, from run.json: the achieved rate and the stop reason read back
+        int lines = 0;
+        for (String line : console.toString().split("\n")) {
+            if (line.startsWith("open loop:") || line.startsWith("closed loop")) {
+                assertThat(page).contains(line.strip());
+                lines++;
+            }
+        }
+        assertThat(lines).as("one load line per step on the console").isEqualTo(2);
+        assertThat(open).contains("measured window (warmup/cooldown excluded)").contains("stopped: duration");
+        assertThat(closed).contains("goodput").doesNotContain("target 0.0");
+    }
 }
