@@ -35,7 +35,7 @@ import javafx.stage.StageStyle;
  * never shown has an empty plot area. {@link #writePng(Supplier, int, int, double, Path)} therefore builds the chart
  * on the JavaFX thread, shows it in an undecorated offscreen stage, waits {@value #SETTLE_PULSES} pulses (counted by
  * an {@link AnimationTimer}) so that data ranges, axes, legend and canvas are laid out and drawn, takes a snapshot
- * and writes it with {@link SwingFXUtils} and {@link ImageIO}. If no JavaFX toolkit runs yet (the headless
+ * and writes it as an opaque RGB image with {@link ImageIO}. If no JavaFX toolkit runs yet (the headless
  * command line), it is started on the Monocle headless platform first (see {@code HeadlessToolkit}).
  *
  * <p>ChartFX has no SVG or PDF export, so this class offers none; a vector export would need its own renderer.
@@ -272,8 +272,26 @@ public final class ChartImages {
         }
     }
 
+    /**
+     * The snapshot as an opaque RGB image (snapshots are taken on a white fill, so no pixel is transparent), copied in
+     * one call into the image's own pixel array. {@link SwingFXUtils#fromFXImage} gives a premultiplied-alpha image,
+     * which ImageIO's PNG writer un-premultiplies pixel by pixel (it showed in JFR samples of a run's chart export),
+     * and whose alpha channel every PNG then carried for nothing: the files are 10–20 % smaller without it. The CPU of
+     * {@code report} did not change measurably (1.6–1.9 s before, 1.5–2.0 s after, three runs each): JavaFX's start,
+     * style sheets and class loading dominate.
+     */
+    private static BufferedImage opaqueRgb(WritableImage fxImage) {
+        int w = (int) fxImage.getWidth();
+        int h = (int) fxImage.getHeight();
+        BufferedImage rgb = new BufferedImage(w, h, BufferedImage.TYPE_INT_RGB);
+        int[] pixels = ((java.awt.image.DataBufferInt) rgb.getRaster().getDataBuffer()).getData();
+        fxImage.getPixelReader().getPixels(0, 0, w, h, javafx.scene.image.PixelFormat.getIntArgbInstance(), pixels, 0,
+                w); // INT_RGB ignores the alpha byte
+        return rgb;
+    }
+
     private static void write(WritableImage fxImage, Path out) throws ChartExportException {
-        BufferedImage image = SwingFXUtils.fromFXImage(fxImage, null);
+        BufferedImage image = opaqueRgb(fxImage);
         Path target = out.toAbsolutePath();
         Path tmp = target.resolveSibling(target.getFileName() + ".part");
         try {
