@@ -90,10 +90,7 @@ final class JitWarmUp {
      * @return the records of the requests that succeeded, in no particular order
      */
     static List<RequestRecord> run(LlmClient client, Protocol protocol) {
-        Protocol p = switch (protocol) {
-            case OPENAI_CHAT, OPENAI_COMPLETIONS, ANTHROPIC_MESSAGES, OLLAMA_CHAT, OLLAMA_GENERATE, TGI_GENERATE -> protocol;
-            default -> Protocol.OPENAI_CHAT;
-        };
+        Protocol p = simulated(protocol);
         SimServer sim;
         try {
             sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().build());
@@ -160,6 +157,17 @@ final class JitWarmUp {
         return done;
     }
 
+    /**
+     * @param protocol the protocol a run speaks
+     * @return it when the simulator serves it, else OpenAI chat (gRPC shares the parsing and recording parts)
+     */
+    private static Protocol simulated(Protocol protocol) {
+        return switch (protocol) {
+            case OPENAI_CHAT, OPENAI_COMPLETIONS, ANTHROPIC_MESSAGES, OLLAMA_CHAT, OLLAMA_GENERATE, TGI_GENERATE -> protocol;
+            default -> Protocol.OPENAI_CHAT;
+        };
+    }
+
     /** Wall-clock limit of {@link #schedulingPaths}, ms: the runners' warm-ups are interrupted when it passes. */
     static final long SCHEDULING_LIMIT_MILLIS = 2_000;
 
@@ -178,10 +186,7 @@ final class JitWarmUp {
         if (runners.isEmpty()) {
             return 0;
         }
-        Protocol p = switch (protocol) {
-            case OPENAI_CHAT, OPENAI_COMPLETIONS, ANTHROPIC_MESSAGES, OLLAMA_CHAT, OLLAMA_GENERATE, TGI_GENERATE -> protocol;
-            default -> Protocol.OPENAI_CHAT;
-        };
+        Protocol p = simulated(protocol);
         java.nio.file.Path dir = null;
         SimServer sim = null;
         Scratch scratch = null;

@@ -22,6 +22,19 @@ class RequestThreadsTest {
         }
     }
 
+    /** A task that notes its thread, counts down {@code started} and waits for {@code release}. */
+    private static Runnable blockedUntil(CountDownLatch release, CountDownLatch started, List<Thread> ran) {
+        return () -> {
+            ran.add(Thread.currentThread());
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
+
     @Test
     void aThreadStartedBeforeTheMeasurementTakesItsNextRequest() throws Exception {
         RequestPool pool = new RequestPool(4, TimeUnit.SECONDS.toNanos(30));
@@ -59,15 +72,7 @@ class RequestThreadsTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(3);
         List<Thread> ran = new CopyOnWriteArrayList<>();
-        Runnable blocked = () -> {
-            ran.add(Thread.currentThread());
-            started.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
+        Runnable blocked = blockedUntil(release, started, ran);
         try {
             pool.executeGrowing(blocked);
             pool.executeGrowing(blocked);
@@ -87,15 +92,7 @@ class RequestThreadsTest {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(2);
         List<Thread> ran = new CopyOnWriteArrayList<>();
-        Runnable blocked = () -> {
-            ran.add(Thread.currentThread());
-            started.countDown();
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
+        Runnable blocked = blockedUntil(release, started, ran);
         pool.executeGrowing(blocked);
         pool.executeGrowing(blocked);
         assertTrue(started.await(10, TimeUnit.SECONDS));
