@@ -63,9 +63,14 @@ public final class ConsoleReport {
             out.println(trust.message()); // before any number, so nobody reads a tier without it
         }
         boolean anySlo = false;
+        // with several steps, each is judged on its own: one that saturated the client does not disqualify the others
+        boolean perStep = r.steps().stream().filter(s -> s.trust() != null).count() > 1;
         for (RunResult.StepOutcome s : r.steps()) {
             out.println();
             out.println("== " + s.label() + " (" + s.type() + ")");
+            if (perStep && s.trust() != null) {
+                out.println("trust check, this step: " + s.trust().message());
+            }
             anySlo |= s.stats() != null && !s.stats().sloResults().isEmpty();
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 printSweep(sw, out);
@@ -94,7 +99,8 @@ public final class ConsoleReport {
                     printLoad(lr, s.spec(), out);
                 }
                 if (s.stats() != null) {
-                    printStats(s.stats(), examples, s.result() instanceof LoadResult, saturated, out);
+                    printStats(s.stats(), examples, s.result() instanceof LoadResult,
+                            perStep ? s.clientSaturated(trust) : saturated, out);
                 }
             }
         }
@@ -356,7 +362,8 @@ public final class ConsoleReport {
                     Units.ms(p95.upperMillis()), p95.confidence() * 100);
             out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", MetricNames.name(s.tierMetric()),
                     Units.ms(p95.valueMillis()), ci, s.tier().name(), clientSaturated
-                            ? " as measured, not a verdict on the server: the client was saturated (see above)" : "");
+                            ? " as measured, not a verdict on the server: the client was saturated (see its trust"
+                            + " check)" : "");
         }
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",

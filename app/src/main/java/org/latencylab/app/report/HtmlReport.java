@@ -306,8 +306,15 @@ public final class HtmlReport {
             notices.stream().limit(40).forEach(n -> a("<li>").t(n).a("</li>"));
             a("</ul></details>\n");
         }
+        int judgedSteps = 0;
+        for (JsonNode st : j.path("steps")) {
+            judgedSteps += st.path("trust").isObject() ? 1 : 0;
+        }
         for (JsonNode st : j.path("steps")) {
             a("<h3>Step ").t(st.path("label").asText()).a(" (").t(st.path("type").asText()).a(")</h3>\n");
+            if (judgedSteps > 1 && st.path("trust").isObject()) { // with one step its check is the run's, above
+                a("<p><b>Trust check, this step:</b> ").t(st.path("trust").path("message").asText()).a("</p>\n");
+            }
             JsonNode ranking = st.path("result").path("ranking");
             JsonNode sessions = st.path("result").path("sessions");
             if (sessions.isArray()) {

@@ -54,4 +54,39 @@ class ConsoleReportTrustTest {
         assertThat(calm).doesNotContain("saturated").doesNotContain("not a verdict")
                 .containsPattern("→ Tier-\\d\\n").contains("trust check: client kept up");
     }
+
+    @Test
+    void withSeveralStepsEachIsJudgedOnItsOwnAndOnlyTheSaturatedOnesTierIsQualified(@TempDir Path dir)
+            throws Exception {
+        RunSpec spec = new RunSpec("two-steps", TargetSpec.simulator("zero-latency"), ClientOptions.DEFAULTS, null,
+                List.of(new ProbeSpec(10, 1, 32, 2, true, true, 0), new ProbeSpec(10, 1, 32, 2, true, true, 0)),
+                null, null, 1);
+        RunResult real = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(60));
+        // the engine judged every step on its own, and run.json keeps each verdict
+        assertThat(real.steps()).hasSize(2).allSatisfy(s -> assertThat(s.trust()).isNotNull());
+        com.fasterxml.jackson.databind.JsonNode steps = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(dir.resolve("run/run.json").toFile()).path("steps");
+        assertThat(steps).hasSize(2).allSatisfy(st -> assertThat(st.path("trust").path("message").asText())
+                .startsWith("client "));
+        assertThat(StepCatalog.reader().open(dir.resolve("run")).steps())
+                .allSatisfy(s -> assertThat(s.trust()).isNotNull());
+
+        TrustCheck saturated = new TrustCheck(0.4, 38, 61, 5_000, 0.2, 1.1, 0.6, 97, true,
+                "client saturated: latencies above P97 are not trustworthy; hiccup P99 = 38 ms");
+        TrustCheck fine = new TrustCheck(0.06, 0.3, 1.2, 5_000, 0.2, 1.1, 0.3, 100, false,
+                "client kept up: hiccup P99 = 0.30 ms, max 1.20 ms");
+        List<RunResult.StepOutcome> judgedSteps = List.of(real.steps().get(0).withTrust(saturated),
+                real.steps().get(1).withTrust(fine));
+        String out = print(new RunResult(real.name(), real.status(), real.failure(), real.runDirectory(),
+                real.startedAt(), real.duration(), real.endpointDescription(), real.spec(), judgedSteps,
+                real.overall(), real.notices(), real.clockOrigin(), saturated));
+        String first = out.substring(out.indexOf("== " + judgedSteps.get(0).label()),
+                out.indexOf("== " + judgedSteps.get(1).label()));
+        String second = out.substring(out.indexOf("== " + judgedSteps.get(1).label()));
+        assertThat(first).contains("trust check, this step: client saturated")
+                .containsPattern("→ Tier-\\d as measured, not a verdict on the server");
+        assertThat(second).contains("trust check, this step: client kept up").doesNotContain("not a verdict")
+                .containsPattern("→ Tier-\\d\\n");
+    }
 }

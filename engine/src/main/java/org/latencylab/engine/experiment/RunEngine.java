@@ -275,6 +275,8 @@ public final class RunEngine {
                     step = label;
                     model.startStep(label, e);
                     safe(() -> listener.onStepStarted(label));
+                    StepCounts before = counts();
+                    trust.stepStart();
                     StepResult result = null;
                     try {
                         result = run(e, label);
@@ -282,7 +284,8 @@ public final class RunEngine {
                         sinkLock.lock();
                         try {
                             drainSinkLocked();
-                            outcomes.add(model.finishStep(result));
+                            RunResult.StepOutcome o = model.finishStep(result);
+                            outcomes.add(o.withTrust(judgeStep(o, before)));
                         } finally {
                             sinkLock.unlock();
                         }
@@ -324,6 +327,29 @@ public final class RunEngine {
             return new RunResult(spec.name(), RunResult.Status.RUNNING, null, dir, startedAt,
                     Duration.ofNanos(System.nanoTime() - originNanos), spec.target().describe(), spec, model.steps(),
                     null, List.copyOf(notices), origin, null, httpPath);
+        }
+
+        /** The run's request counters at a moment (a step's start), to judge the step on its own requests. */
+        private record StepCounts(long lines, long measured, long lagged, long succeeded) {
+        }
+
+        /** @return the counters now; call with every ended request applied (the results thread drained) */
+        private StepCounts counts() {
+            return new StepCounts(log == null ? 0 : log.lines(), measuredCount.sum(), lagged.sum(), succeeded.sum());
+        }
+
+        /**
+         * Judges one finished step on its own ({@link TrustMonitor#stepEnd}): its requests and dispatch lag, and the
+         * hiccups and CPU while it ran.
+         */
+        private TrustCheck judgeStep(RunResult.StepOutcome o, StepCounts before) {
+            StepCounts now = counts();
+            double lagP99 = o.stats() == null ? Double.NaN : o.stats().summary("dispatch_lag")
+                    .filter(m -> m.count() > 0).map(m -> m.pMillis(99)).orElse(Double.NaN);
+            long n = now.measured() - before.measured();
+            long late = now.lagged() - before.lagged();
+            return trust.stepEnd(now.lines() - before.lines(), now.succeeded() - before.succeeded(), lagP99,
+                    n == 0 ? Double.NaN : (double) late / n, late);
         }
 
         /** Stops the hiccup meter and judges the client with the run's dispatch lag and CPU ({@link TrustCheck}). */

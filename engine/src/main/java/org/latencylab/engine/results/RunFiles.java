@@ -52,7 +52,8 @@ import java.util.Map;
  * clock_origin_nanotime, clock_origin_epoch_ms, clock_origin_uncertainty_ms},
  * spec {target, client, stats {tierMetric, tiers, slos} (what the run is judged with),
  * tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, tier (absent for a sweep, which is
- * judged per length), spec, result, summary, parts {LABEL: summary}}]}, {@code slos_passed}, {@code notices},
+ * judged per length), spec, result, summary, parts {LABEL: summary}, trust (the step's own check)}]},
+ * {@code slos_passed}, {@code notices},
  * {@code trust {saturated, message, rule, ...}} ({@link #trust}) when a trust check was made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
  * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
@@ -161,6 +162,9 @@ public final class RunFiles {
             if (!s.parts().isEmpty()) {
                 ObjectNode parts = st.putObject("parts");
                 s.parts().forEach((label, stats) -> parts.set(label, summary(stats)));
+            }
+            if (s.trust() != null) {
+                st.set("trust", trust(s.trust()));
             }
         }
         ArrayNode n = o.putArray("notices");

@@ -186,8 +186,18 @@ public final class RunReader {
         } catch (java.time.format.DateTimeParseException ignored) {
             // unknown start
         }
+        // each step's own trust check, as recorded (steps judged before steps had one read as not judged)
+        java.util.Map<String, TrustCheck> stepTrust = new java.util.HashMap<>();
+        for (JsonNode st : root.path("steps")) {
+            TrustCheck t = trust(st.get("trust"));
+            if (t != null) {
+                stepTrust.put(st.path("label").asText(), t);
+            }
+        }
+        List<RunResult.StepOutcome> steps = model.steps().stream()
+                .map(o -> stepTrust.containsKey(o.label()) ? o.withTrust(stepTrust.get(o.label())) : o).toList();
         return new RunResult(name, status, root.hasNonNull("failure") ? root.get("failure").asText() : null, dir,
-                started, duration, root.path("endpoint").asText(spec.target().describe()), spec, model.steps(),
+                started, duration, root.path("endpoint").asText(spec.target().describe()), spec, steps,
                 model.overall(), notices, origin(root.path("environment")), trust(root.get("trust")),
                 httpPath(root.path("environment")));
     }

@@ -116,15 +116,54 @@ public record RunResult(String name, Status status, String failure, Path runDire
      * @param cdfs      distributions of TTFT and E2E ({@code "ttft"}, {@code "e2e"}) of the step's successful
      *                  measured requests, for CDF charts
      * @param live      true while the step runs (statistics from histograms, no result yet)
+     * @param trust     the trust check of this step alone (hiccups, dispatch lag and CPU while it ran), or null when
+     *                  not judged (a live step, a run read back from before steps were judged)
      */
     public record StepOutcome(String label, String type, ExperimentSpec spec, StepResult result, StatsReport stats,
                               java.util.Map<String, StatsReport> parts, SecondSeries perSecond,
-                              java.util.Map<String, LatencyCdf> cdfs, boolean live) {
+                              java.util.Map<String, LatencyCdf> cdfs, boolean live, TrustCheck trust) {
         public StepOutcome {
             parts = parts == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(
                     new java.util.LinkedHashMap<>(parts));
             cdfs = cdfs == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(
                     new java.util.LinkedHashMap<>(cdfs));
+        }
+
+        /**
+         * A step without its own trust check.
+         *
+         * @param label     step label
+         * @param type      step type
+         * @param spec      the step's spec
+         * @param result    the runner's result, or null
+         * @param stats     statistics over the step's measured requests
+         * @param parts     statistics per request label
+         * @param perSecond the step's tier metric per second
+         * @param cdfs      TTFT and E2E distributions
+         * @param live      true while the step runs
+         */
+        public StepOutcome(String label, String type, ExperimentSpec spec, StepResult result, StatsReport stats,
+                           java.util.Map<String, StatsReport> parts, SecondSeries perSecond,
+                           java.util.Map<String, LatencyCdf> cdfs, boolean live) {
+            this(label, type, spec, result, stats, parts, perSecond, cdfs, live, null);
+        }
+
+        /**
+         * @param check this step's own trust check
+         * @return a copy of this outcome that carries it
+         */
+        public StepOutcome withTrust(TrustCheck check) {
+            return new StepOutcome(label, type, spec, result, stats, parts, perSecond, cdfs, live, check);
+        }
+
+        /**
+         * @param run the run's trust check, or null
+         * @return whether this step's latencies are to be read as the client's rather than the server's: by the
+         *         step's own check when it has one, else by the run's
+         */
+        public boolean clientSaturated(TrustCheck run) {
+            TrustCheck t = trust != null ? trust : run;
+            return t != null && t.saturated();
         }
 
         /**

@@ -26,6 +26,8 @@ public final class HiccupMeter implements AutoCloseable {
     private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_NANOS, 2);
     private final Thread thread;
     private volatile boolean running = true;
+    /** Everything recorded up to the latest {@link #mark}; guarded by this. */
+    private final Histogram total = new Histogram(HIGHEST_NANOS, 2);
     private Histogram result;
 
     private HiccupMeter() {
@@ -66,9 +68,22 @@ public final class HiccupMeter implements AutoCloseable {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            result = recorder.getIntervalHistogram();
+            mark();
+            result = total.copy();
         }
         return result;
+    }
+
+    /**
+     * The hiccups recorded since the previous mark (or the start), for judging one part of a run (a step); they stay in
+     * the whole run's histogram that {@link #stop} returns. After {@link #stop}, an empty histogram.
+     *
+     * @return oversleep per 1 ms interval since the previous mark, nanoseconds; a new histogram
+     */
+    public synchronized Histogram mark() {
+        Histogram interval = recorder.getIntervalHistogram();
+        total.add(interval);
+        return interval;
     }
 
     /** Same as {@link #stop()}, ignoring the result. */

@@ -9,19 +9,61 @@ import java.util.Locale;
 
 /**
  * Watches the measuring process during one run and judges it at the end ({@link TrustCheck}): runs a
- * {@link HiccupMeter} and reads the process CPU time at the start and at the end.
+ * {@link HiccupMeter} and reads the process CPU time at the start and at the end. Each step can be judged on its own
+ * too ({@link #stepStart}, {@link #stepEnd}), so that a step that saturated the client does not disqualify the
+ * steps before or after it.
  *
- * <p>Thread-safe: {@link #finish} may be called once, from any thread.
+ * <p>Thread-safe: {@link #finish} may be called once, from any thread; the step methods from the run's thread.
  */
 public final class TrustMonitor {
     private final HiccupMeter meter;
     private final long startNanos;
     private final long startCpuNanos;
 
+    private long stepStartNanos;
+    private long stepStartCpuNanos;
+
     private TrustMonitor() {
         startNanos = System.nanoTime();
         startCpuNanos = processCpuNanos();
+        stepStartNanos = startNanos;
+        stepStartCpuNanos = startCpuNanos;
         meter = HiccupMeter.start();
+    }
+
+    /**
+     * Marks the start of a step: the step's verdict ({@link #stepEnd}) counts hiccups, CPU and time from here. Not
+     * thread-safe with {@link #stepEnd}: call both from the run's thread.
+     */
+    public void stepStart() {
+        meter.mark(); // what happened between steps (opening connections) belongs to the run, not to the step
+        stepStartNanos = System.nanoTime();
+        stepStartCpuNanos = processCpuNanos();
+    }
+
+    /**
+     * Judges one step with the rule of {@link TrustCheck}: the hiccups, process CPU and time since
+     * {@link #stepStart}, and the step's own requests and dispatch lag. The run's verdict ({@link #finish}) still
+     * covers everything.
+     *
+     * @param requests         requests the step recorded, >= 0
+     * @param succeeded        of those, the ones that succeeded
+     * @param dispatchLagP99Ms P99 dispatch lag of the step's measured requests, ms, or NaN when none
+     * @param dispatchLagShareOverLimit share (0..1) of them whose dispatch lag exceeded
+     *                         {@link TrustCheck#DISPATCH_LAG_P99_LIMIT_MS}, or NaN when none
+     * @param laggedRequests   how many requests that share is, >= 0
+     * @return the step's verdict
+     */
+    public TrustCheck stepEnd(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
+                              long laggedRequests) {
+        Histogram h = meter.mark();
+        long wall = System.nanoTime() - stepStartNanos;
+        long cpuEnd = processCpuNanos();
+        double cpu = stepStartCpuNanos < 0 || cpuEnd < 0 ? Double.NaN : cpuEnd - stepStartCpuNanos;
+        int cores = Runtime.getRuntime().availableProcessors();
+        double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
+        double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
+        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load, succeeded > 0);
     }
 
     /** @return a monitor that is already measuring */

@@ -102,4 +102,36 @@ class TrustMonitorTest {
         assertThat(a).isPositive();
         assertThat(b).as("after some work (%d)", x).isGreaterThan(a);
     }
+
+    @Test
+    void marksSplitTheHiccupsIntoPartsThatAddUpToTheWholeRun() throws Exception {
+        HiccupMeter m = HiccupMeter.start();
+        Thread.sleep(150);
+        org.HdrHistogram.Histogram first = m.mark();
+        Thread.sleep(150);
+        org.HdrHistogram.Histogram second = m.mark();
+        Thread.sleep(50);
+        org.HdrHistogram.Histogram whole = m.stop();
+        // about a sample per millisecond (a busy machine gives fewer wake-ups but fills in missed ones)
+        assertThat(first.getTotalCount()).isGreaterThan(30);
+        assertThat(second.getTotalCount()).isGreaterThan(30);
+        assertThat(whole.getTotalCount()).isGreaterThan(first.getTotalCount() + second.getTotalCount());
+        assertThat(m.mark().getTotalCount()).as("nothing is recorded after stop").isZero();
+    }
+
+    @Test
+    void aStepIsJudgedOnItsOwnRequestsWhileTheRunIsJudgedOnAll() {
+        TrustMonitor t = TrustMonitor.start();
+        t.stepStart();
+        TrustCheck late = t.stepEnd(1_000, 1_000, 40.0, 0.2, 200); // a step whose dispatcher fell behind
+        t.stepStart();
+        TrustCheck onTime = t.stepEnd(1_000, 1_000, 0.3, 0.0, 0);
+        TrustCheck run = t.finish(2_000, 2_000, 30.0, 0.1, 200);
+        assertThat(late.saturated()).isTrue();
+        assertThat(late.message()).contains("dispatch lag P99 = 40");
+        assertThat(onTime.saturated()).as("judged on its own lag, not the first step's").isEqualTo(
+                onTime.hiccupP99Ms() > TrustCheck.HICCUP_P99_LIMIT_MS || onTime.processCpuLoad() > TrustCheck.CPU_LOAD_LIMIT);
+        assertThat(onTime.message()).doesNotContain("dispatch lag P99 = 40");
+        assertThat(run.saturated()).isTrue();
+    }
 }

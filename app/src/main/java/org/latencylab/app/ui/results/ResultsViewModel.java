@@ -173,9 +173,18 @@ public final class ResultsViewModel {
         trust.set(clientSaturated ? check.message() : "");
         if (result.get() != null) {
             RunResult.StepOutcome s = stepProperty().get();
-            tier.set(tierText(s) + (clientSaturated && s != null && s.stats() != null && s.stepTier() != null
-                    ? "; as measured, client saturated" : ""));
+            tier.set(tierText(s) + saturatedNote(s));
         }
+    }
+
+    /**
+     * @param s the step shown, or null
+     * @return what qualifies its tier: "as measured, client saturated" when the step's own trust check (or, for a step
+     *         without one, the run's) found the client saturated, else empty
+     */
+    private String saturatedNote(RunResult.StepOutcome s) {
+        boolean saturated = s != null && (s.trust() != null ? s.trust().saturated() : clientSaturated);
+        return saturated && s.stats() != null && s.stepTier() != null ? "; as measured, client saturated" : "";
     }
 
     /** @return the trust-check message of a run whose client was saturated, else empty */
@@ -236,8 +245,7 @@ public final class ResultsViewModel {
                 rows.setAll(list);
             }
         }
-        tier.set(tierText(s) + (clientSaturated && s != null && s.stats() != null && s.stepTier() != null
-                ? "; as measured, client saturated" : ""));
+        tier.set(tierText(s) + saturatedNote(s));
         slo.set(r == null ? "–" : r.sloResults().isEmpty() ? "no SLO set"
                 : r.sloResults().stream().map(ResultsViewModel::sloText).collect(Collectors.joining("; ")));
         errors.set(r == null ? "–" : countsText(r));

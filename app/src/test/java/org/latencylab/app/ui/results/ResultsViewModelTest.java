@@ -78,7 +78,8 @@ class ResultsViewModelTest {
         }
         assertThat(vm.rows()).as(engine.label() + " rows").containsExactlyElementsOf(expected);
         var trust = vm.resultProperty().get().trust();
-        boolean saturated = trust != null && trust.saturated() && engine.stats() != null && engine.stepTier() != null;
+        // a step is qualified by its own trust check (each step is judged on its own), else by the run's
+        boolean saturated = engine.clientSaturated(trust) && engine.stats() != null && engine.stepTier() != null;
         assertThat(vm.tierProperty().get()).isEqualTo(ResultsViewModel.tierText(engine)
                 + (saturated ? "; as measured, client saturated" : ""));
     }
