@@ -60,7 +60,8 @@ public final class RequestThreads {
      * thread) when none is idle; afterwards that thread waits, idle, for the pool's next task. For work before a
      * measurement (opening connections): N tasks run at once leave N idle pooled threads for it.
      *
-     * @param task what to run; not null
+     * @param task what to run
+     * @throws NullPointerException when task is null
      */
     public static void startPooled(Runnable task) {
         Pool.EXECUTOR.executeGrowing(task);

@@ -329,6 +329,12 @@ public final class RunEngine {
                     null, List.copyOf(notices), origin, null, httpPath);
         }
 
+        /** @return the P99 dispatch lag of these statistics, ms, or NaN when they have none */
+        private static double lagP99Millis(org.latencylab.engine.stats.StatsReport stats) {
+            return stats == null ? Double.NaN : stats.summary("dispatch_lag").filter(m -> m.count() > 0)
+                    .map(m -> m.pMillis(99)).orElse(Double.NaN);
+        }
+
         /** The run's request counters at a moment (a step's start), to judge the step on its own requests. */
         private record StepCounts(long lines, long measured, long lagged, long succeeded) {
         }
@@ -344,8 +350,7 @@ public final class RunEngine {
          */
         private TrustCheck judgeStep(RunResult.StepOutcome o, StepCounts before) {
             StepCounts now = counts();
-            double lagP99 = o.stats() == null ? Double.NaN : o.stats().summary("dispatch_lag")
-                    .filter(m -> m.count() > 0).map(m -> m.pMillis(99)).orElse(Double.NaN);
+            double lagP99 = lagP99Millis(o.stats());
             long n = now.measured() - before.measured();
             long late = now.lagged() - before.lagged();
             return trust.stepEnd(now.lines() - before.lines(), now.succeeded() - before.succeeded(), lagP99,
@@ -354,8 +359,7 @@ public final class RunEngine {
 
         /** Stops the hiccup meter and judges the client with the run's dispatch lag and CPU ({@link TrustCheck}). */
         private TrustCheck judgeTrust(org.latencylab.engine.stats.StatsReport overall) {
-            double lagP99 = overall == null ? Double.NaN : overall.summary("dispatch_lag").filter(m -> m.count() > 0)
-                    .map(m -> m.pMillis(99)).orElse(Double.NaN);
+            double lagP99 = lagP99Millis(overall);
             long n = measuredCount.sum();
             long late = lagged.sum();
             if (trust == null) { // the run failed before its first step

@@ -6,6 +6,7 @@ import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.experiment.ClosedLoop;
 import org.latencylab.engine.experiment.StepContext;
 
@@ -104,9 +105,7 @@ final class LoadRun {
             } else {
                 // connections were opened before the clock (LoadStepRunner); the workers all start at startNanos
                 workers = ClosedLoop.start(new ClosedLoop.Options(spec.concurrency(), "load-" + label, false,
-                        spec.stream(), startNanos, spec.thinkTime(),
-                        // long-lived workers: with the default pool each gets its own platform thread (as in probes)
-                        launcher == org.latencylab.engine.client.RequestThreads.pool() ? null : launcher),
+                        spec.stream(), startNanos, spec.thinkTime(), launcher), // null: a thread per worker
                         this::closedTurn,
                         () -> stopReason != null, ctx);
             }
@@ -338,7 +337,7 @@ final class LoadRun {
             long n = claimed.incrementAndGet();
             InFlight f = newRequest(intended);
             try {
-                launcher.execute(() -> runRequest(f));
+                (launcher != null ? launcher : RequestThreads.pool()).execute(() -> runRequest(f));
             } catch (RuntimeException e) {
                 // the launcher refused (e.g. shut down): the request still ends, as a failure, exactly once
                 f.start();

@@ -22,22 +22,22 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
     private final FirstTokenHook hook;
 
     /**
-     * A runner that sends each request (open loop) or runs each worker (closed loop) on a pooled platform thread
-     * ({@link org.latencylab.engine.client.RequestThreads#pool()}: why platform threads, with figures) and learns of
-     * first tokens from LatencyLab's client ({@link ClientFirstTokenHook}).
+     * A runner on LatencyLab's request threads ({@link org.latencylab.engine.client.RequestThreads}: why platform
+     * threads, with figures): an open loop sends each request on a thread of the request pool, a closed loop gives
+     * each worker its own thread. It learns of first tokens from LatencyLab's client ({@link ClientFirstTokenHook}).
      */
     public LoadStepRunner() {
-        this(org.latencylab.engine.client.RequestThreads.pool(), ClientFirstTokenHook.INSTANCE);
+        this(null, ClientFirstTokenHook.INSTANCE);
     }
 
     /**
      * @param launcher starts each request's task on its own thread (open loop: per request; closed loop: per
      *                 worker); must run tasks concurrently; the open-loop dispatcher calls it, so a slow launcher
-     *                 delays dispatch (that delay shows as dispatch lag)
+     *                 delays dispatch (that delay shows as dispatch lag); null for LatencyLab's request threads
      * @param hook     how requests are sent and first tokens signalled
      */
     public LoadStepRunner(Executor launcher, FirstTokenHook hook) {
-        this.launcher = Objects.requireNonNull(launcher, "launcher");
+        this.launcher = launcher;
         this.hook = Objects.requireNonNull(hook, "hook");
     }
 

@@ -56,10 +56,17 @@ public final class TrustMonitor {
      */
     public TrustCheck stepEnd(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                               long laggedRequests) {
-        Histogram h = meter.mark();
-        long wall = System.nanoTime() - stepStartNanos;
+        return judgeSince(meter.mark(), stepStartNanos, stepStartCpuNanos, requests, succeeded, dispatchLagP99Ms,
+                dispatchLagShareOverLimit, laggedRequests);
+    }
+
+    /** Judges hiccups {@code h} with the process CPU and wall time since the given moment. */
+    private static TrustCheck judgeSince(Histogram h, long sinceNanos, long sinceCpuNanos, long requests,
+                                         long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
+                                         long laggedRequests) {
+        long wall = System.nanoTime() - sinceNanos;
         long cpuEnd = processCpuNanos();
-        double cpu = stepStartCpuNanos < 0 || cpuEnd < 0 ? Double.NaN : cpuEnd - stepStartCpuNanos;
+        double cpu = sinceCpuNanos < 0 || cpuEnd < 0 ? Double.NaN : cpuEnd - sinceCpuNanos;
         int cores = Runtime.getRuntime().availableProcessors();
         double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
         double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
@@ -99,14 +106,8 @@ public final class TrustMonitor {
      */
     public TrustCheck finish(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                              long laggedRequests) {
-        Histogram h = meter.stop();
-        long wall = System.nanoTime() - startNanos;
-        long cpuEnd = processCpuNanos();
-        double cpu = startCpuNanos < 0 || cpuEnd < 0 ? Double.NaN : cpuEnd - startCpuNanos;
-        int cores = Runtime.getRuntime().availableProcessors();
-        double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
-        double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
-        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load, succeeded > 0);
+        return judgeSince(meter.stop(), startNanos, startCpuNanos, requests, succeeded, dispatchLagP99Ms,
+                dispatchLagShareOverLimit, laggedRequests);
     }
 
     /**
