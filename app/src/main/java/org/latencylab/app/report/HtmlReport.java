@@ -347,9 +347,11 @@ public final class HtmlReport {
                 if (isSweep) {
                     a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
                             + " TTFT per length is above.</p>\n");
-                    percentiles(st.get("summary"), true);
+                    percentiles(st.get("summary"), true, false);
                 } else {
-                    percentiles(st.get("summary"));
+                    // a step's tier is qualified by its own trust check, else by the run's (as on the console)
+                    JsonNode check = st.path("trust").isObject() ? st.path("trust") : j.path("trust");
+                    percentiles(st.get("summary"), false, check.path("saturated").asBoolean(false));
                 }
             }
         }
@@ -384,12 +386,11 @@ public final class HtmlReport {
         }
     }
 
-    private void percentiles(JsonNode summary) {
-        percentiles(summary, false);
-    }
-
-    /** @param lengthsPooled a sweep's table of all lengths: leave out the metrics that grow with the prompt */
-    private void percentiles(JsonNode summary, boolean lengthsPooled) {
+    /**
+     * @param lengthsPooled   a sweep's table of all lengths: leave out the metrics that grow with the prompt
+     * @param clientSaturated the trust check found the client saturated: the tier is as measured, not a verdict
+     */
+    private void percentiles(JsonNode summary, boolean lengthsPooled, boolean clientSaturated) {
         a("<table><tr><th class=\"l\">metric</th><th>n</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th>"
                 + "<th>max</th></tr>\n");
         summary.path("metrics").fields().forEachRemaining(e -> {
@@ -412,6 +413,10 @@ public final class HtmlReport {
         if (summary.hasNonNull("tier")) {
             line.append("; ").append(summary.path("tier").asText()).append(" on P95 ")
                     .append(MetricNames.name(summary.path("tier_metric").asText()));
+            if (clientSaturated) {
+                line.append(" as measured, not a verdict on the server: the client was saturated (see its trust"
+                        + " check)");
+            }
         }
         a("<p>").t(line.toString()).a("</p>\n");
         for (JsonNode slo : summary.path("slos")) {

@@ -78,9 +78,10 @@ class ConsoleReportTrustTest {
                 "client kept up: hiccup P99 = 0.30 ms, max 1.20 ms");
         List<RunResult.StepOutcome> judgedSteps = List.of(real.steps().get(0).withTrust(saturated),
                 real.steps().get(1).withTrust(fine));
-        String out = print(new RunResult(real.name(), real.status(), real.failure(), real.runDirectory(),
+        RunResult judged = new RunResult(real.name(), real.status(), real.failure(), real.runDirectory(),
                 real.startedAt(), real.duration(), real.endpointDescription(), real.spec(), judgedSteps,
-                real.overall(), real.notices(), real.clockOrigin(), saturated));
+                real.overall(), real.notices(), real.clockOrigin(), saturated);
+        String out = print(judged);
         String first = out.substring(out.indexOf("== " + judgedSteps.get(0).label()),
                 out.indexOf("== " + judgedSteps.get(1).label()));
         String second = out.substring(out.indexOf("== " + judgedSteps.get(1).label()));
@@ -88,5 +89,17 @@ class ConsoleReportTrustTest {
                 .containsPattern("→ Tier-\\d as measured, not a verdict on the server");
         assertThat(second).contains("trust check, this step: client kept up").doesNotContain("not a verdict")
                 .containsPattern("→ Tier-\\d\\n");
+
+        // the HTML report reads the same verdicts from run.json and qualifies the same tier
+        org.latencylab.engine.results.RunFiles.writeRunJson(dir.resolve("run"),
+                org.latencylab.engine.results.RunFiles.finished(judged));
+        String page = java.nio.file.Files.readString(HtmlReport.write(List.of(dir.resolve("run")), 0,
+                dir.resolve("report.html")));
+        String firstHtml = page.substring(page.indexOf("<h3>Step " + judgedSteps.get(0).label()),
+                page.indexOf("<h3>Step " + judgedSteps.get(1).label()));
+        String secondHtml = page.substring(page.indexOf("<h3>Step " + judgedSteps.get(1).label()));
+        assertThat(firstHtml).contains("Trust check, this step:</b> client saturated")
+                .containsPattern("Tier-\\d on P95 [^<]* as measured, not a verdict on the server");
+        assertThat(secondHtml).contains("Trust check, this step:</b> client kept up").doesNotContain("not a verdict");
     }
 }
