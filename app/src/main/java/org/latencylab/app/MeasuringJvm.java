@@ -196,12 +196,16 @@ final class MeasuringJvm {
      * {@code calibrate}), and for a scenario file given to {@code run}, the integers on its lines whose key contains
      * {@code concurrency} ({@code concurrency: 1024}, {@code load: {concurrency: 64, ...}}) and, when an axis is
      * {@code concurrency}, on its {@code ...Values} lines; {@code calibrate} without a load of its own climbs
-     * {@code Calibration.DEFAULT_LADDER}, so its top counts. It only sizes the heap: a value it misses leaves the
+     * {@code Calibration.DEFAULT_LADDER}, so its top counts; a standalone {@code sim} counts as
+     * {@value #SIM_CONCURRENCY}. It only sizes the heap: a value it misses leaves the
      * default heap, and the command itself still reads its options properly.
      *
      * @param args the command line given to the launcher; not null
      * @return the largest value found, or 1 when there is none (or the scenario cannot be read)
      */
+    /** The concurrency a standalone {@code sim} is sized for ({@link #heapMegabytes}: 1,056 MB). */
+    static final int SIM_CONCURRENCY = 1024;
+
     static int concurrency(String[] args) {
         int max = 1;
         for (int i = 0; i < args.length; i++) {
@@ -226,6 +230,11 @@ final class MeasuringJvm {
                         || a.startsWith("--rate"))) {
             // without a load of its own, calibrate climbs its default ladder of closed loops
             max = java.util.Collections.max(org.latencylab.engine.calibration.Calibration.DEFAULT_LADDER);
+        }
+        if (args.length >= 1 && args[0].equals("sim")) {
+            // a standalone simulator serves whatever other processes send it: with 288 MB, an open loop of 5,000
+            // requests/s against a streaming profile ran it out of heap (thousands of requests in flight)
+            max = Math.max(max, SIM_CONCURRENCY);
         }
         return max;
     }

@@ -130,6 +130,10 @@ class MeasuringJvmTest {
         assertThat(MeasuringJvm.concurrency(new String[] {"calibrate", "-c512"})).isEqualTo(512);
         assertThat(MeasuringJvm.concurrency(new String[] {"probe", "-n", "5000"})).isEqualTo(1);
         assertThat(MeasuringJvm.concurrency(new String[] {"probe", "-c", "many"})).isEqualTo(1);
+        // a standalone simulator serves other processes' load: it gets the heap of a 1,024-stream run
+        assertThat(MeasuringJvm.concurrency(new String[] {"sim", "--port", "8080"})).isEqualTo(1024);
+        assertThat(MeasuringJvm.heapOptions(MeasuringJvm.concurrency(new String[] {"sim"})))
+                .containsExactly("-Xmx1056m", "-XX:SoftMaxHeapSize=960m");
         // calibrate without a load climbs its default ladder, up to 1,024 streams; with a rate it is an open loop
         assertThat(MeasuringJvm.concurrency(new String[] {"calibrate"})).isEqualTo(1024);
         assertThat(MeasuringJvm.concurrency(new String[] {"calibrate", "--rate", "300"})).isEqualTo(1);
