@@ -73,14 +73,19 @@ public final class RequestThreads {
     }
 
     /**
-     * Starts a long-lived worker (one slot of a closed loop) on a new platform daemon thread.
+     * Starts a long-lived worker (one slot of a closed loop) on a new platform daemon thread, whose run-queue wait is
+     * tracked for the trust check ({@link org.latencylab.engine.trust.SchedulerWaits}).
      *
      * @param name the thread's name (shown in thread dumps and profiles); not null
      * @param task what the worker does; not null
      * @return the started thread
      */
     public static Thread startWorker(String name, Runnable task) {
-        return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(task);
+        return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(() -> {
+            try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) {
+                task.run();
+            }
+        });
     }
 
     /**

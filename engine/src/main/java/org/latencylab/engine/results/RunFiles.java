@@ -267,7 +267,8 @@ public final class RunFiles {
     /**
      * @param t a trust check
      * @return its {@code run.json} form: {@code saturated, message, rule, trusted_up_to_percentile, hiccup_p50_ms,
-     * hiccup_p99_ms, hiccup_max_ms, hiccup_samples, dispatch_lag_p99_ms, cpu_per_request_ms, process_cpu_load};
+     * hiccup_p99_ms, hiccup_max_ms, hiccup_samples, dispatch_lag_p99_ms, cpu_per_request_ms, process_cpu_load,
+     * run_queue_wait_ms};
      * a figure that could not be measured is {@code null}; {@code trusted_up_to_percentile} is left out when no
      * request succeeded (no latency to qualify)
      */
@@ -286,6 +287,7 @@ public final class RunFiles {
         putFinite(o, "dispatch_lag_p99_ms", t.dispatchLagP99Ms());
         putFinite(o, "cpu_per_request_ms", t.cpuPerRequestMs());
         putFinite(o, "process_cpu_load", t.processCpuLoad());
+        putFinite(o, "run_queue_wait_ms", t.runQueueWaitMs());
         return o;
     }
 

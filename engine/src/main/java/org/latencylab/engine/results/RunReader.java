@@ -257,6 +257,7 @@ public final class RunReader {
                 t.path("hiccup_max_ms").asDouble(0), t.path("hiccup_samples").asLong(0),
                 t.path("dispatch_lag_p99_ms").asDouble(Double.NaN), t.path("cpu_per_request_ms").asDouble(Double.NaN),
                 t.path("process_cpu_load").asDouble(Double.NaN), trustedUpTo(t),
-                t.path("saturated").asBoolean(), message.isBlank() ? "no message recorded" : message);
+                t.path("saturated").asBoolean(), message.isBlank() ? "no message recorded" : message,
+                t.path("run_queue_wait_ms").asDouble(Double.NaN));
     }
 }

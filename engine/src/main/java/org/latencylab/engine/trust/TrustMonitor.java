@@ -20,14 +20,19 @@ public final class TrustMonitor {
     private final long startNanos;
     private final long startCpuNanos;
 
+    private final SchedulerWaits.Snapshot startWaits;
+
     private long stepStartNanos;
     private long stepStartCpuNanos;
+    private SchedulerWaits.Snapshot stepStartWaits;
 
     private TrustMonitor() {
         startNanos = System.nanoTime();
         startCpuNanos = processCpuNanos();
+        startWaits = SchedulerWaits.snapshot();
         stepStartNanos = startNanos;
         stepStartCpuNanos = startCpuNanos;
+        stepStartWaits = startWaits;
         meter = HiccupMeter.start();
     }
 
@@ -39,10 +44,12 @@ public final class TrustMonitor {
         meter.mark(); // what happened between steps (opening connections) belongs to the run, not to the step
         stepStartNanos = System.nanoTime();
         stepStartCpuNanos = processCpuNanos();
+        stepStartWaits = SchedulerWaits.snapshot();
     }
 
     /**
-     * Judges one step with the rule of {@link TrustCheck}: the hiccups, process CPU and time since
+     * Judges one step with the rule of {@link TrustCheck}: the hiccups, process CPU, request threads' run-queue wait and
+     * time since
      * {@link #stepStart}, and the step's own requests and dispatch lag. The run's verdict ({@link #finish}) still
      * covers everything.
      *
@@ -56,21 +63,24 @@ public final class TrustMonitor {
      */
     public TrustCheck stepEnd(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                               long laggedRequests) {
-        return judgeSince(meter.mark(), stepStartNanos, stepStartCpuNanos, requests, succeeded, dispatchLagP99Ms,
-                dispatchLagShareOverLimit, laggedRequests);
+        return judgeSince(meter.mark(), stepStartNanos, stepStartCpuNanos, stepStartWaits, requests, succeeded,
+                dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests);
     }
 
-    /** Judges hiccups {@code h} with the process CPU and wall time since the given moment. */
-    private static TrustCheck judgeSince(Histogram h, long sinceNanos, long sinceCpuNanos, long requests,
-                                         long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
+    /** Judges hiccups {@code h} with the process CPU, run-queue wait and wall time since the given moment. */
+    private static TrustCheck judgeSince(Histogram h, long sinceNanos, long sinceCpuNanos,
+                                         SchedulerWaits.Snapshot sinceWaits, long requests, long succeeded,
+                                         double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                                          long laggedRequests) {
+        SchedulerWaits.Snapshot waits = SchedulerWaits.snapshot();
         long wall = System.nanoTime() - sinceNanos;
         long cpuEnd = processCpuNanos();
         double cpu = sinceCpuNanos < 0 || cpuEnd < 0 ? Double.NaN : cpuEnd - sinceCpuNanos;
         int cores = Runtime.getRuntime().availableProcessors();
         double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
         double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
-        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load, succeeded > 0);
+        return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load, succeeded > 0,
+                waits.waitPerSliceMsSince(sinceWaits), waits.slicesSince(sinceWaits));
     }
 
     /** @return a monitor that is already measuring */
@@ -106,7 +116,7 @@ public final class TrustMonitor {
      */
     public TrustCheck finish(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                              long laggedRequests) {
-        return judgeSince(meter.stop(), startNanos, startCpuNanos, requests, succeeded, dispatchLagP99Ms,
+        return judgeSince(meter.stop(), startNanos, startCpuNanos, startWaits, requests, succeeded, dispatchLagP99Ms,
                 dispatchLagShareOverLimit, laggedRequests);
     }
 
@@ -146,6 +156,28 @@ public final class TrustMonitor {
      */
     static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
                             double cpuPerRequestMs, double cpuLoad, boolean latencies) {
+        return judge(hiccups, dispatchLagP99Ms, lagShareOverLimit, laggedRequests, cpuPerRequestMs, cpuLoad, latencies,
+                Double.NaN, 0);
+    }
+
+    /**
+     * Applies the rule of {@link TrustCheck} to measured figures.
+     *
+     * @param hiccups          oversleep per 1 ms interval, ns
+     * @param dispatchLagP99Ms P99 dispatch lag, ms, or NaN
+     * @param lagShareOverLimit share of requests with dispatch lag above the limit, 0..1, or NaN
+     * @param laggedRequests   how many requests that share is, >= 0
+     * @param cpuPerRequestMs  CPU per request, ms, or NaN
+     * @param cpuLoad          process CPU share of all cores, 0..1, or NaN
+     * @param latencies        whether any request succeeded: without one a saturated verdict names no percentile
+     * @param runQueueWaitMs   request threads' mean run-queue wait per time slice, ms, or NaN when unknown
+     * @param runQueueSlices   time slices that mean is over, >= 0 (below {@link TrustCheck#MIN_RUN_QUEUE_SLICES} it is
+     *                         reported but not judged)
+     * @return the verdict
+     */
+    static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
+                            double cpuPerRequestMs, double cpuLoad, boolean latencies, double runQueueWaitMs,
+                            long runQueueSlices) {
         long n = hiccups.getTotalCount();
         double p50 = n == 0 ? 0 : hiccups.getValueAtPercentile(50) / 1e6;
         double p99 = n == 0 ? 0 : hiccups.getValueAtPercentile(99) / 1e6;
@@ -157,15 +189,20 @@ public final class TrustMonitor {
         boolean lagBad = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS
                 && laggedRequests >= TrustCheck.MIN_LAGGED_REQUESTS;
         boolean cpuBad = cpuLoad > TrustCheck.CPU_LOAD_LIMIT;
-        boolean saturated = hiccupBad || lagBad || cpuBad;
+        boolean waitBad = runQueueWaitMs > TrustCheck.RUN_QUEUE_WAIT_LIMIT_MS
+                && runQueueSlices >= TrustCheck.MIN_RUN_QUEUE_SLICES;
+        boolean saturated = hiccupBad || lagBad || cpuBad || waitBad;
         double share = Math.max(hiccupShare, Double.isNaN(lagShareOverLimit) ? 0 : lagShareOverLimit);
+        double upTo = Math.max(0, Math.min(99.9, floorTo(100 * (1 - share), 1)));
+        if (waitBad) {
+            upTo = Math.min(upTo, TrustCheck.RUN_QUEUE_TRUSTED_UP_TO);
+        }
         // without a successful request there is no latency whose percentiles could be trusted or not
-        double trustedUpTo = !latencies ? Double.NaN
-                : saturated ? Math.max(0, Math.min(99.9, floorTo(100 * (1 - share), 1))) : 100;
+        double trustedUpTo = !latencies ? Double.NaN : saturated ? upTo : 100;
         String message;
         if (saturated) {
             StringBuilder why = new StringBuilder();
-            if (hiccupBad || !lagBad && !cpuBad) {
+            if (hiccupBad || !lagBad && !cpuBad && !waitBad) {
                 why.append(String.format(Locale.ROOT, "hiccup P99 = %s", ms(p99)));
                 if (!Double.isNaN(cpuLoad) && cpuLoad < BUSY_ELSEWHERE_BELOW) {
                     // the process could not run on time although it asked for little CPU: the cores were busy with
@@ -182,6 +219,12 @@ public final class TrustMonitor {
                 why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
                         "the client used %.0f %% of all CPU cores", cpuLoad * 100));
             }
+            if (waitBad) {
+                why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
+                        "its request threads waited %s on average for a CPU each time they ran (run-queue wait,"
+                                + " limit %s: too many request threads for the cores, or other load on them)",
+                        ms(runQueueWaitMs), ms(TrustCheck.RUN_QUEUE_WAIT_LIMIT_MS)));
+            }
             message = latencies
                     ? String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
                     trim(trustedUpTo), why)
@@ -194,10 +237,12 @@ public final class TrustMonitor {
                             + (fewLagged ? String.format(Locale.ROOT, " (only %d request%s more than %s late: too few"
                             + " to call the client saturated)", laggedRequests, laggedRequests == 1 ? "" : "s",
                             ms(TrustCheck.DISPATCH_LAG_P99_LIMIT_MS)) : ""),
-                    Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores", cpuLoad * 100));
+                    Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores", cpuLoad * 100))
+                    + (Double.isNaN(runQueueWaitMs) || runQueueSlices < TrustCheck.MIN_RUN_QUEUE_SLICES ? ""
+                    : ", run-queue wait " + ms(runQueueWaitMs) + " per time slice");
         }
         return new TrustCheck(p50, p99, max, n, dispatchLagP99Ms, cpuPerRequestMs, cpuLoad, trustedUpTo, saturated,
-                message);
+                message, runQueueWaitMs);
     }
 
     private static double floorTo(double v, int decimals) {
@@ -212,6 +257,9 @@ public final class TrustMonitor {
     private static String ms(double v) {
         if (Double.isNaN(v)) {
             return "n/a";
+        }
+        if (v > 0 && v < 0.01) {
+            return String.format(Locale.ROOT, "%.3f ms", v);
         }
         return v < 10 ? String.format(Locale.ROOT, "%.2f ms", v) : String.format(Locale.ROOT, "%.0f ms", v);
     }

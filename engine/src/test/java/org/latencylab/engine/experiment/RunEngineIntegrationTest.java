@@ -87,6 +87,15 @@ class RunEngineIntegrationTest {
                 .isEqualTo(sw.fitP50().alpha());
         assertThat(Files.readAllLines(dir.resolve("run/summary.csv")).get(0)).startsWith("step,metric,count,mean_ms");
         assertThat(Files.exists(dir.resolve("run/run.json.tmp"))).isFalse();
+        // the probe's request threads were tracked: the run and the step carry a run-queue wait, read back as written
+        if (org.latencylab.engine.trust.SchedulerWaits.available()) {
+            JsonNode wait = run.path("trust").path("run_queue_wait_ms");
+            assertThat(wait.isNumber()).as(run.path("trust").toString()).isTrue();
+            assertThat(wait.asDouble()).isGreaterThanOrEqualTo(0).isEqualTo(r.trust().runQueueWaitMs());
+            assertThat(run.path("steps").get(0).path("trust").path("run_queue_wait_ms").isNumber()).isTrue();
+            assertThat(StepCatalog.reader().open(dir.resolve("run")).trust().runQueueWaitMs())
+                    .isEqualTo(wait.asDouble());
+        }
     }
 
     @Test

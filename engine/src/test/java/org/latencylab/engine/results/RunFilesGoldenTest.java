@@ -77,7 +77,7 @@ class RunFilesGoldenTest {
                 Duration.ofMillis(7_250), "simulator small-fast", spec, m.steps(), m.overall(),
                 List.of("no power-law fit: it needs at least 3 context lengths with successful requests, got 2"),
                 new ClockOrigin(1_000_000_000L, 1_796_029_200_000_000L, 2_000L),
-                new TrustCheck(0.1, 0.25, 0.5, 7_250, 0.5, 0.125, 0.2, 100.0, false, "the client kept up"),
+                new TrustCheck(0.1, 0.25, 0.5, 7_250, 0.5, 0.125, 0.2, 100.0, false, "the client kept up", 0.0625),
                 org.latencylab.engine.api.HttpPath.DIRECT_HTTP1);
     }
 

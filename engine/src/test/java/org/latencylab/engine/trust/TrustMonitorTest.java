@@ -48,6 +48,32 @@ class TrustMonitorTest {
     }
 
     @Test
+    void requestThreadsWaitingForACpuSaturateAndOnlyTheMedianIsTrusted() {
+        // no hiccup, no lag, modest CPU: only the request threads' run-queue wait (0.62 ms per slice) says it
+        TrustCheck waited = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62, 130_000);
+        assertThat(waited.saturated()).isTrue();
+        assertThat(waited.runQueueWaitMs()).isEqualTo(0.62);
+        assertThat(waited.trustedUpToPercentile()).isEqualTo(TrustCheck.RUN_QUEUE_TRUSTED_UP_TO);
+        assertThat(waited.message()).startsWith("client saturated: latencies above P50 are not trustworthy; ")
+                .contains("request threads waited 0.62 ms on average for a CPU").doesNotContain("hiccup P99");
+        // a lower percentile from the hiccups still wins
+        TrustCheck both = TrustMonitor.judge(hiccups(5_000, 38_000_000, 200), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62,
+                130_000);
+        assertThat(both.trustedUpToPercentile()).isLessThan(TrustCheck.RUN_QUEUE_TRUSTED_UP_TO);
+        assertThat(both.message()).contains("hiccup P99").contains("run-queue wait");
+        // the same mean over too few slices is reported but not judged
+        TrustCheck few = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62, 500);
+        assertThat(few.saturated()).isFalse();
+        assertThat(few.runQueueWaitMs()).isEqualTo(0.62);
+        // below the limit: kept up, and the wait is named
+        TrustCheck calm = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.2, true, 0.055, 43_000);
+        assertThat(TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.2, true, 0.15, 43_000).saturated())
+                .as("0.15 ms is over the limit").isTrue();
+        assertThat(calm.saturated()).isFalse();
+        assertThat(calm.message()).startsWith("client kept up").endsWith(", run-queue wait 0.06 ms per time slice");
+    }
+
+    @Test
     void twoLateDispatchesInAShortRunDoNotSaturateButAreNamed() {
         // 160 requests, two of them dispatched 9 ms late: P99 is the second-largest lag
         TrustCheck few = TrustMonitor.judge(hiccups(10_000, 0, 0), 9.0, 2 / 160.0, 2, 0.5, 0.3);
