@@ -37,8 +37,8 @@ import java.util.Objects;
  * the share of time with hiccups (or of requests with dispatch lag) above {@value #HICCUP_P99_LIMIT_MS} ms, say 3 %,
  * says which latency percentiles may carry the client's own delay: those above P97 are not trustworthy. A run-queue
  * wait over its limit says how long a wake-up waits on average, not how many: then no percentile above
- * P{@value #RUN_QUEUE_TRUSTED_UP_TO} is trusted (measured against {@code shared/bench}'s truth server at 1,024 streams on
- * two cores: mean wait 0.18–0.81 ms per slice, about 20 % of stamps more than 5 ms late; see
+ * P{@value #RUN_QUEUE_TRUSTED_UP_TO} is trusted (measured against {@code shared/bench}'s truth server at 1,024
+ * streams on two cores: mean wait 0.18–0.81 ms per slice, about 20 % of stamps more than 5 ms late; see
  * {@link #RUN_QUEUE_WAIT_LIMIT_MS}). The limits
  * are this project's choice: a few milliseconds is where a client's own delay starts to move a P99 that a latency
  * tier (80 ms and up) or an SLO could notice.
@@ -75,11 +75,11 @@ public record TrustCheck(double hiccupP50Ms, double hiccupP99Ms, double hiccupMa
     /** Share of all cores above which the measuring process counts as saturated. */
     public static final double CPU_LOAD_LIMIT = 0.9;
     /**
-     * Mean run-queue wait per time slice of the request threads above which the client counts as saturated, ms. Measured
-     * on two cores against {@code shared/bench}'s truth server (stamps scored against the server's): 0.055–0.085 ms at
-     * 64 and 256 streams and 0.06 ms in an open loop of 300 requests/s, all with good stamps; 0.18–0.81 ms at 1,024
-     * streams, and 0.30 ms at 256 streams while a build ran beside the run, with 5–22 % of stamps more than 5 ms late
-     * (in the 256-stream run the hiccup meter's P99 was 1.9 ms: it alone said "kept up").
+     * Mean run-queue wait per time slice of the request threads above which the client counts as saturated, ms.
+     * Measured on two cores against {@code shared/bench}'s truth server (stamps scored against the server's):
+     * 0.055–0.085 ms at 64 and 256 streams and 0.06 ms in an open loop of 300 requests/s, all with good stamps;
+     * 0.18–0.81 ms at 1,024 streams, and 0.30 ms at 256 streams while a build ran beside the run, with 5–22 % of
+     * stamps more than 5 ms late (in the 256-stream run the hiccup meter's P99 was 1.9 ms: it alone said "kept up").
      */
     public static final double RUN_QUEUE_WAIT_LIMIT_MS = 0.1;
     /** Fewest time slices of request threads on which a run-queue wait is judged (a mean over fewer says little). */

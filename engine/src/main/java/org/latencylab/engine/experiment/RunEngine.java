@@ -51,7 +51,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>A run directory holds one run: {@link #start} refuses one that already holds a run unless asked to overwrite
  * it ({@link RunDirectory}). Every run records its clock origin ({@link ClockOrigin}: the {@code System.nanoTime()}
  * that {@code requests.jsonl} times are relative to, and the wall clock then) and judges its own client with a
- * {@link TrustMonitor} (hiccup meter, dispatch lag, process CPU → {@link TrustCheck} in {@code run.json}).
+ * {@link TrustMonitor} (hiccup meter, dispatch lag, process CPU, request threads' run-queue wait → {@link TrustCheck}
+ * in {@code run.json}).
  *
  * <p>Step types are looked up in a registry ({@link #register}), filled by the one composition root
  * ({@code org.latencylab.engine.scenario.StepCatalog#engine()}).

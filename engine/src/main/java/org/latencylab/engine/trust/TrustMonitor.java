@@ -48,8 +48,8 @@ public final class TrustMonitor {
     }
 
     /**
-     * Judges one step with the rule of {@link TrustCheck}: the hiccups, process CPU, request threads' run-queue wait and
-     * time since
+     * Judges one step with the rule of {@link TrustCheck}: the hiccups, process CPU, request threads' run-queue wait
+     * and time since
      * {@link #stepStart}, and the step's own requests and dispatch lag. The run's verdict ({@link #finish}) still
      * covers everything.
      *
@@ -237,7 +237,8 @@ public final class TrustMonitor {
                             + (fewLagged ? String.format(Locale.ROOT, " (only %d request%s more than %s late: too few"
                             + " to call the client saturated)", laggedRequests, laggedRequests == 1 ? "" : "s",
                             ms(TrustCheck.DISPATCH_LAG_P99_LIMIT_MS)) : ""),
-                    Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores", cpuLoad * 100))
+                    Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores",
+                            cpuLoad * 100))
                     + (Double.isNaN(runQueueWaitMs) || runQueueSlices < TrustCheck.MIN_RUN_QUEUE_SLICES ? ""
                     : ", run-queue wait " + ms(runQueueWaitMs) + " per time slice");
         }
