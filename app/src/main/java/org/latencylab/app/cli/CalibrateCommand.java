@@ -109,13 +109,14 @@ final class CalibrateCommand implements Callable<Integer> {
                 r.simulator(), trim(plan.eventsPerSecond()), plan.outputTokens(), plan.duration().toSeconds());
         o.println("error = client receive time - server stamp (x_sent_ns) of each event, both System.nanoTime; "
                 + "TTFT error = the same for each request's first token");
-        o.printf(Locale.ROOT, "%-10s %8s %9s %10s %10s %10s %11s %11s %11s %10s %9s %9s  %s%n", "load", "requests",
-                "events", "err P50", "err P99", "err max", "TTFTerr P50", "TTFTerr P99", "TTFTerr max", "lag P99",
-                "CPU/req", "req/s", "trust");
+        o.printf(Locale.ROOT, "%-10s %8s %9s %10s %10s %10s %11s %11s %11s %10s %10s %9s %9s  %s%n", "load",
+                "requests", "events", "err P50", "err P99", "err max", "TTFTerr P50", "TTFTerr P99", "TTFTerr max",
+                "lag P99", "runq wait", "CPU/req", "req/s", "trust");
         for (Calibration.Level l : r.levels()) {
-            o.printf(Locale.ROOT, "%-10s %8d %9d %10s %10s %10s %11s %11s %11s %10s %9s %9s  %s%n", l.load().label(),
-                    l.requests(), l.events(), ms(l.errorP50Ms()), ms(l.errorP99Ms()), ms(l.errorMaxMs()),
-                    ms(l.ttftErrorP50Ms()), ms(l.ttftErrorP99Ms()), ms(l.ttftErrorMaxMs()), ms(l.dispatchLagP99Ms()),
+            o.printf(Locale.ROOT, "%-10s %8d %9d %10s %10s %10s %11s %11s %11s %10s %10s %9s %9s  %s%n",
+                    l.load().label(), l.requests(), l.events(), ms(l.errorP50Ms()), ms(l.errorP99Ms()),
+                    ms(l.errorMaxMs()), ms(l.ttftErrorP50Ms()), ms(l.ttftErrorP99Ms()), ms(l.ttftErrorMaxMs()),
+                    ms(l.dispatchLagP99Ms()), ms(l.trust() == null ? Double.NaN : l.trust().runQueueWaitMs()),
                     ms(l.cpuPerRequestMs()), Double.isNaN(l.achievedRps()) ? "n/a"
                             : String.format(Locale.ROOT, "%.1f", l.achievedRps()),
                     l.trust() == null ? "" : l.trust().saturated() ? "SATURATED" : "ok");
