@@ -368,7 +368,7 @@ public final class ConsoleReport {
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
                     MetricNames.name(slo.slo().metric()), trim(slo.slo().percentile()),
-                    Units.ms(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
+                    Units.threshold(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
                     slo.passed() ? "pass" : "FAIL");
         }
         // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests
