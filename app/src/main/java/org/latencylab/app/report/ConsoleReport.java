@@ -397,7 +397,7 @@ public final class ConsoleReport {
                 s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
                 Nanos.toSeconds(s.wallSpanNanos()));
         if (s.cancelled() > 0) {
-            out.printf(Locale.ROOT, "note: %s left out of the percentiles above; %s still in flight when the run"
+            out.printf(Locale.ROOT, "note: %s left out of the percentiles above; %s still in flight when the step"
                     + " stopped (the latest sent and any that had been waiting long), so the tail may be understated%n",
                     s.cancelled() == 1
                     ? "the cancelled request is" : "the " + s.cancelled() + " cancelled requests are",
