@@ -69,8 +69,9 @@ final class MeasuringJvm {
     /** Heap above {@link #SOFT_MAX_HEAP} kept free for allocation while a collection runs, MB (288 − 192). */
     static final int HEAP_HEADROOM_MEGABYTES = 96;
     /**
-     * System property the launcher script sets when the {@code -Xmx} it passes is its default (not the user's), so a
-     * high-concurrency command may still get a larger heap ({@link #relaunchIfNeeded}).
+     * System property the launcher script ({@code latencylab}) and the installed app's launcher (jpackage's
+     * {@code --java-options}) set next to the {@code -Xmx} they pass as their default (not the user's), so a
+     * high-concurrency command may still get a larger heap ({@link #relaunchIfNeeded}, {@link #defaultHeap}).
      */
     static final String DEFAULT_HEAP_MARK = "latencylab.defaultHeap";
     /**
@@ -296,9 +297,8 @@ final class MeasuringJvm {
         }
         List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
         int concurrency = concurrency(args);
-        // the heap was chosen by nobody, or by our launcher script as its default: it may grow with the concurrency
-        boolean ourHeap = given.stream().noneMatch(a -> key(a).equals("-Xmx"))
-                || given.contains("-D" + DEFAULT_HEAP_MARK + "=true");
+        // the heap was chosen by nobody, or by our launcher as its default: it may grow with the concurrency
+        boolean ourHeap = defaultHeap(given);
         if (!ourHeap) { // the user's heap stays (also in a relaunch), but a heap too small for the run is said once
             heapNotice(concurrency, Runtime.getRuntime().maxMemory()).ifPresent(n -> {
                 System.err.println(n);
@@ -316,7 +316,7 @@ final class MeasuringJvm {
         if (given.stream().anyMatch(a -> a.matches("-XX:\\+Use\\w+GC") && !a.equals("-XX:+UseZGC"))) {
             return Optional.empty(); // the user chose another collector: measure with it
         }
-        Optional<String> java = ProcessHandle.current().info().command();
+        Optional<String> java = javaCommand();
         String classPath = System.getProperty("java.class.path");
         if (java.isEmpty() || classPath == null || classPath.isEmpty()) {
             return Optional.empty();
@@ -350,6 +350,38 @@ final class MeasuringJvm {
                 child.destroy();
             }
         }
+    }
+
+    /**
+     * Whether the heap limit in effect is LatencyLab's own, which may grow with a run's concurrency: no heap limit
+     * was given, or every one given is the default {@link #MAX_HEAP} and a launcher marked it as its default
+     * ({@code -D}{@link #DEFAULT_HEAP_MARK}{@code =true}). Any other limit is the user's (also one written into the
+     * installed app's launcher configuration next to the mark), and stays.
+     *
+     * @param given the JVM's options, in order (as {@link java.lang.management.RuntimeMXBean#getInputArguments})
+     * @return true when the heap may be replaced by {@link #heapOptions} for the run's concurrency
+     */
+    static boolean defaultHeap(List<String> given) {
+        List<String> heaps = given.stream().filter(a -> key(a).equals("-Xmx")).toList();
+        return heaps.isEmpty() || given.contains("-D" + DEFAULT_HEAP_MARK + "=true")
+                && heaps.stream().allMatch(MAX_HEAP::equals);
+    }
+
+    /**
+     * @return the {@code java} executable of this JVM's runtime ({@code java.home}), which the installed app's
+     *         runtime also holds; else the command this process was started with; empty when neither is known.
+     *         Not the installed app's own launcher: that one passes its arguments to the application, not the JVM
+     */
+    private static Optional<String> javaCommand() {
+        String home = System.getProperty("java.home");
+        if (home != null) {
+            boolean windows = System.getProperty("os.name", "").startsWith("Windows");
+            Path java = Path.of(home, "bin", windows ? "java.exe" : "java");
+            if (java.toFile().canExecute()) {
+                return Optional.of(java.toString());
+            }
+        }
+        return ProcessHandle.current().info().command();
     }
 
     /**

@@ -72,6 +72,52 @@ class MeasuringJvmTest {
     }
 
     @Test
+    void theInstalledAppsHeapIsMarkedAsItsDefaultAndMayGrowLikeTheScripts() throws Exception {
+        List<String> installed = jpackageJavaOptions();
+        assertThat(installed).contains(MeasuringJvm.MAX_HEAP, "-D" + MeasuringJvm.DEFAULT_HEAP_MARK + "=true");
+        assertThat(MeasuringJvm.defaultHeap(installed)).isTrue();
+        assertThat(MeasuringJvm.defaultHeap(List.of("-XX:+UseZGC"))).as("no heap given").isTrue();
+        List<String> unmarked = installed.stream().filter(o -> !o.contains(MeasuringJvm.DEFAULT_HEAP_MARK)).toList();
+        assertThat(MeasuringJvm.defaultHeap(unmarked)).as("288 MB given by a user").isFalse();
+        // a heap written into the launcher's configuration next to the mark, or given after it, is the user's
+        List<String> edited = installed.stream().map(o -> o.equals(MeasuringJvm.MAX_HEAP) ? "-Xmx1g" : o).toList();
+        assertThat(MeasuringJvm.defaultHeap(edited)).isFalse();
+        List<String> later = new java.util.ArrayList<>(installed);
+        later.add("-XX:MaxHeapSize=400m");
+        assertThat(MeasuringJvm.defaultHeap(later)).isFalse();
+    }
+
+    @Test
+    void aJvmWithTheInstalledAppsOptionsGivesA1024StreamRunItsHeapWithoutANotice(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        // the scenario asks for 1,024 streams but has a misspelt field: the command exits 2 before any request
+        Path scenario = dir.resolve("big.yaml");
+        Files.writeString(scenario, "name: big\nendpoint: {builtin: sim}\n"
+                + "experiments: [{type: probe, requests: 2048, concurrency: 1024, concurency: 3}]\n");
+        List<String> cmd = new java.util.ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // what the installed app's launcher passes (its runtime is Java 25; an older JVM refuses the Unsafe flag)
+        jpackageJavaOptions().stream().filter(o -> Runtime.version().feature() >= 23
+                || !o.startsWith("--sun-misc-unsafe-memory-access")).forEach(cmd::add);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName(), "run",
+                scenario.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().remove(MeasuringJvm.OPT_OUT);
+        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        Process p = pb.start();
+        String err = new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).as(err).isEqualTo(2);
+        assertThat(err).contains("field 'experiments[0].concurency' is unknown").doesNotContain("heap");
+    }
+
+    /** @return the {@code --java-options} of the installed app's jpackage configuration, in order */
+    private static List<String> jpackageJavaOptions() throws java.io.IOException {
+        return Files.readAllLines(Path.of("../installers/jpackage/common.txt")).stream()
+                .filter(l -> l.startsWith("--java-options ")).map(l -> l.substring("--java-options ".length()).strip())
+                .toList();
+    }
+
+    @Test
     void aHeapTheUserChoseBelowWhatTheConcurrencyNeedsGetsOneNotice() {
         long mb = 1024 * 1024;
         assertThat(MeasuringJvm.heapNotice(1024, 400 * mb)).hasValue("latencylab: note: heap 400 MB given; a"

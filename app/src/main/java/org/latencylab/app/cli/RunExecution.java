@@ -94,7 +94,7 @@ final class RunExecution {
                 err.println("latencylab: charts could not be rendered: " + e.getMessage());
             }
         }
-        ConsoleReport.print(result, images, out);
+        ConsoleReport.print(result, images, false, out); // its notices went to stderr as they were raised
         out.flush();
         err.flush();
         if (ConsoleReport.noRequestSucceeded(result)) {

@@ -38,11 +38,25 @@ public final class ConsoleReport {
     }
 
     /**
+     * The summary of a run read back (or of one whose notices nobody has seen yet): each notice is printed under
+     * the step that raised it, the run's other notices after the last step.
+     *
      * @param r      the finished run
      * @param charts chart files written (may be empty)
      * @param out    where to print
      */
     public static void print(RunResult r, List<Path> charts, PrintWriter out) {
+        print(r, charts, true, out);
+    }
+
+    /**
+     * @param r           the finished run
+     * @param charts      chart files written (may be empty)
+     * @param withNotices whether to print the run's notices; false when they were already printed (on stderr) as
+     *                    they were raised, so that each is said once
+     * @param out         where to print
+     */
+    public static void print(RunResult r, List<Path> charts, boolean withNotices, PrintWriter out) {
         double seconds = Nanos.toSeconds(r.duration().toNanos());
         if (noRequestSucceeded(r)) {
             // run.json keeps status "completed" (every request ran to its end), but the console must not read as success
@@ -103,9 +117,15 @@ public final class ConsoleReport {
                             perStep ? s.clientSaturated(trust) : saturated, out);
                 }
             }
+            if (withNotices) {
+                s.notices().forEach(n -> out.println("note: " + n)); // under the step they are about
+            }
         }
-        for (String n : r.notices()) {
-            out.println("note: " + n);
+        if (withNotices) {
+            // the run's notices hold the steps' too: print those no step printed above
+            List<String> left = new java.util.ArrayList<>(r.notices());
+            r.steps().forEach(s -> s.notices().forEach(left::remove));
+            left.forEach(n -> out.println("note: " + n));
         }
         if (trust != null) {
             out.println();
@@ -368,7 +388,7 @@ public final class ConsoleReport {
         for (SloResult slo : s.sloResults()) {
             out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
                     MetricNames.name(slo.slo().metric()), trim(slo.slo().percentile()),
-                    Units.ms(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
+                    Units.threshold(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
                     slo.passed() ? "pass" : "FAIL");
         }
         // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests
@@ -377,7 +397,7 @@ public final class ConsoleReport {
                 s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
                 Nanos.toSeconds(s.wallSpanNanos()));
         if (s.cancelled() > 0) {
-            out.printf(Locale.ROOT, "note: %s left out of the percentiles above; %s still in flight when the run"
+            out.printf(Locale.ROOT, "note: %s left out of the percentiles above; %s still in flight when the step"
                     + " stopped (the latest sent and any that had been waiting long), so the tail may be understated%n",
                     s.cancelled() == 1
                     ? "the cancelled request is" : "the " + s.cancelled() + " cancelled requests are",

@@ -422,7 +422,7 @@ public final class HtmlReport {
         for (JsonNode slo : summary.path("slos")) {
             boolean ok = slo.path("passed").asBoolean();
             a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(MetricNames.name(slo.path("metric").asText())).a(" ≤ ")
-                    .t(num(slo.path("max_ms").asDouble())).a(" ms: compliance ")
+                    .t(Units.threshold(slo.path("max_ms").asDouble(Double.NaN))).a(": compliance ")
                     .t(Units.percent(slo.path("compliance").asDouble(Double.NaN))).a(" <span class=\"")
                     .a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
         }

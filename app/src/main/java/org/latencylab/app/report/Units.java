@@ -10,24 +10,23 @@ public final class Units {
     private Units() {
     }
 
-    /** @param ms milliseconds (NaN or negative prints "–") @return text with unit */
+    /**
+     * @param ms milliseconds (NaN or negative prints "–")
+     * @return text with unit, as {@link org.latencylab.engine.api.MillisText#ms} writes it
+     */
     public static String ms(double ms) {
-        if (!Double.isFinite(ms) || ms < 0) {
-            return "–";
-        }
-        if (ms >= 10_000) {
-            return String.format(Locale.ROOT, "%.1f s", ms / 1000);
-        }
-        if (ms >= 1_000) {
-            return String.format(Locale.ROOT, "%.2f s", ms / 1000);
-        }
-        if (ms >= 100) {
-            return String.format(Locale.ROOT, "%.0f ms", ms);
-        }
-        if (ms >= 10) {
-            return String.format(Locale.ROOT, "%.1f ms", ms);
-        }
-        return String.format(Locale.ROOT, "%.2f ms", ms);
+        return org.latencylab.engine.api.MillisText.ms(ms);
+    }
+
+    /**
+     * The one way an SLO threshold is written (console, summary, HTML report, app): as {@link #ms} from 0.01 ms up,
+     * with its significant digits below ({@code 0.001 ms}).
+     *
+     * @param ms the threshold in milliseconds (NaN or negative prints "–")
+     * @return text with unit, as {@link org.latencylab.engine.api.MillisText#threshold} writes it
+     */
+    public static String threshold(double ms) {
+        return org.latencylab.engine.api.MillisText.threshold(ms);
     }
 
     /** @param fraction in [0, 1] @return e.g. {@code 99.0 %} */

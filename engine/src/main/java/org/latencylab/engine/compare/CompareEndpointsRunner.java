@@ -1,5 +1,6 @@
 package org.latencylab.engine.compare;
 
+import org.latencylab.engine.api.MillisText;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.client.LlmClient;
@@ -28,7 +29,8 @@ public final class CompareEndpointsRunner implements StepRunner<CompareEndpoints
             EndpointRanking.Ranking ranking = EndpointRanking.rank(byEndpoint, targets.descriptions(), spec.rankBy(),
                     spec.sloList(), 42);
             return new CompareResult(label, CompareEndpointsSpec.TYPE, spec.slos().stream()
-                    .map(s -> s.metric() + " ≤ " + num(s.maxMs()) + " ms (target " + num(s.percentile()) + " %)")
+                    .map(s -> s.metric() + " ≤ " + MillisText.threshold(s.maxMs()) + " (target "
+                            + num(s.percentile()) + " %)")
                     .toList(), ranking);
         }
     }

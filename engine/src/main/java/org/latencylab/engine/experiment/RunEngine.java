@@ -278,6 +278,7 @@ public final class RunEngine {
                     safe(() -> listener.onStepStarted(label));
                     StepCounts before = counts();
                     trust.stepStart();
+                    int firstNotice = notices.size(); // the notices from here to the step's end are the step's
                     StepResult result = null;
                     try {
                         result = run(e, label);
@@ -286,7 +287,11 @@ public final class RunEngine {
                         try {
                             drainSinkLocked();
                             RunResult.StepOutcome o = model.finishStep(result);
-                            outcomes.add(o.withTrust(judgeStep(o, before)));
+                            List<String> raised;
+                            synchronized (notices) {
+                                raised = List.copyOf(notices.subList(firstNotice, notices.size()));
+                            }
+                            outcomes.add(o.withTrust(judgeStep(o, before)).withNotices(raised));
                         } finally {
                             sinkLock.unlock();
                         }

@@ -55,6 +55,12 @@ final class LoadRun {
     private final AtomicLong nextSlotNanos = new AtomicLong(Long.MIN_VALUE);
     private final Object tickLock = new Object();
     private volatile String stopReason;
+    /** Set when the drain timeout ran out and the requests still in flight are being cancelled. */
+    private volatile boolean drainCancelling;
+    /** Measured requests (the ones the step's statistics count) that the drain cancelled. */
+    private final AtomicLong drainCancelledMeasured = new AtomicLong();
+    /** Warmup and cooldown requests that the drain cancelled. */
+    private final AtomicLong drainCancelledExcluded = new AtomicLong();
     private volatile long stopNanos = Long.MAX_VALUE;
     private volatile long lastEndNanos;
     private volatile int nextSecond;
@@ -127,6 +133,10 @@ final class LoadRun {
                     ctx.notice("load step '" + label + "': closed-loop workers did not end after being stopped");
                 }
             }
+            if (drainCancelling) {
+                // said once every request it cancelled has ended, so that it counts what the step's line counts
+                ctx.notice(drainNotice());
+            }
         } catch (InterruptedException e) {
             stop("cancelled");
             if (workers != null) {
@@ -186,13 +196,24 @@ final class LoadRun {
             Thread.sleep(5);
         }
         if (active.get() > 0) {
-            if (!cancelled) {
-                ctx.notice("load step '" + label + "': " + active.get() + " requests still in flight "
-                        + spec.drainTimeout().toMillis() + " ms" + " after scheduling stopped; cancelling them");
-            }
+            drainCancelling = !cancelled;
             interruptAll();
             awaitIdle(10_000_000_000L);
         }
+    }
+
+    /**
+     * @return the notice of the requests the drain timeout cancelled, with the count the step's statistics show
+     *         ({@code 12 requests were cancelled: still in flight 300 ms (drainTimeout) after scheduling stopped})
+     *         and, apart, the warmup and cooldown requests it cancelled
+     */
+    private String drainNotice() {
+        long measured = drainCancelledMeasured.get();
+        long excluded = drainCancelledExcluded.get();
+        return "load step '" + label + "': " + measured + (measured == 1 ? " request was" : " requests were")
+                + " cancelled: still in flight " + spec.drainTimeout().toMillis() + " ms (drainTimeout) after"
+                + " scheduling stopped" + (excluded == 0 ? "" : "; also " + excluded + " warmup or cooldown"
+                + (excluded == 1 ? " request" : " requests") + ", which the step's statistics leave out");
     }
 
     private void interruptAll() {
@@ -498,6 +519,9 @@ final class LoadRun {
                 }
                 record = b.build();
             }
+        }
+        if (drainCancelling && record.outcome() == Outcome.CANCELLED) {
+            (f.measured ? drainCancelledMeasured : drainCancelledExcluded).incrementAndGet();
         }
         try {
             ctx.finished(record);

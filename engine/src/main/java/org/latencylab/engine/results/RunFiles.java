@@ -52,8 +52,8 @@ import java.util.Map;
  * clock_origin_nanotime, clock_origin_epoch_ms, clock_origin_uncertainty_ms},
  * spec {target, client, stats {tierMetric, tiers, slos} (what the run is judged with),
  * tokenizer, corpus, seed, experiments}, summary} and {@code steps [{label, type, tier (absent for a sweep, which is
- * judged per length), spec, result, summary, parts {LABEL: summary}, trust (the step's own check)}]},
- * {@code slos_passed}, {@code notices},
+ * judged per length), spec, result, summary, parts {LABEL: summary}, trust (the step's own check), notices (those
+ * raised while the step ran; absent when none)}]}, {@code slos_passed}, {@code notices} (all of the run's),
  * {@code trust {saturated, message, rule, ...}} ({@link #trust}) when a trust check was made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
  * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
@@ -165,6 +165,10 @@ public final class RunFiles {
             }
             if (s.trust() != null) {
                 st.set("trust", trust(s.trust()));
+            }
+            if (!s.notices().isEmpty()) {
+                ArrayNode sn = st.putArray("notices"); // also in the run's notices, which hold every one
+                s.notices().forEach(sn::add);
             }
         }
         ArrayNode n = o.putArray("notices");

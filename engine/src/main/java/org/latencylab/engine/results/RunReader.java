@@ -188,14 +188,22 @@ public final class RunReader {
         }
         // each step's own trust check, as recorded (steps judged before steps had one read as not judged)
         java.util.Map<String, TrustCheck> stepTrust = new java.util.HashMap<>();
+        // and the notices each step raised (runs from before they were kept per step have them only run-level)
+        java.util.Map<String, List<String>> stepNotices = new java.util.HashMap<>();
         for (JsonNode st : root.path("steps")) {
             TrustCheck t = trust(st.get("trust"));
             if (t != null) {
                 stepTrust.put(st.path("label").asText(), t);
             }
+            List<String> raised = new ArrayList<>();
+            st.path("notices").forEach(n -> raised.add(n.asText()));
+            if (!raised.isEmpty()) {
+                stepNotices.put(st.path("label").asText(), raised);
+            }
         }
         List<RunResult.StepOutcome> steps = model.steps().stream()
-                .map(o -> stepTrust.containsKey(o.label()) ? o.withTrust(stepTrust.get(o.label())) : o).toList();
+                .map(o -> stepTrust.containsKey(o.label()) ? o.withTrust(stepTrust.get(o.label())) : o)
+                .map(o -> o.withNotices(stepNotices.get(o.label()))).toList();
         return new RunResult(name, status, root.hasNonNull("failure") ? root.get("failure").asText() : null, dir,
                 started, duration, root.path("endpoint").asText(spec.target().describe()), spec, steps,
                 model.overall(), notices, origin(root.path("environment")), trust(root.get("trust")),

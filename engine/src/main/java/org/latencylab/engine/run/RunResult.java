@@ -118,15 +118,40 @@ public record RunResult(String name, Status status, String failure, Path runDire
      * @param live      true while the step runs (statistics from histograms, no result yet)
      * @param trust     the trust check of this step alone (hiccups, dispatch lag and CPU while it ran), or null when
      *                  not judged (a live step, a run read back from before steps were judged)
+     * @param notices   the notices raised while this step ran (also in the run's {@link RunResult#notices()}), in
+     *                  order; empty when none, or for a run read back from before they were kept per step; null is
+     *                  read as empty
      */
     public record StepOutcome(String label, String type, ExperimentSpec spec, StepResult result, StatsReport stats,
                               java.util.Map<String, StatsReport> parts, SecondSeries perSecond,
-                              java.util.Map<String, LatencyCdf> cdfs, boolean live, TrustCheck trust) {
+                              java.util.Map<String, LatencyCdf> cdfs, boolean live, TrustCheck trust,
+                              List<String> notices) {
         public StepOutcome {
             parts = parts == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(
                     new java.util.LinkedHashMap<>(parts));
             cdfs = cdfs == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(
                     new java.util.LinkedHashMap<>(cdfs));
+            notices = notices == null ? List.of() : List.copyOf(notices);
+        }
+
+        /**
+         * A step without notices of its own.
+         *
+         * @param label     step label
+         * @param type      step type
+         * @param spec      the step's spec
+         * @param result    the runner's result, or null
+         * @param stats     statistics over the step's measured requests
+         * @param parts     statistics per request label
+         * @param perSecond the step's tier metric per second
+         * @param cdfs      TTFT and E2E distributions
+         * @param live      true while the step runs
+         * @param trust     the step's own trust check, or null
+         */
+        public StepOutcome(String label, String type, ExperimentSpec spec, StepResult result, StatsReport stats,
+                           java.util.Map<String, StatsReport> parts, SecondSeries perSecond,
+                           java.util.Map<String, LatencyCdf> cdfs, boolean live, TrustCheck trust) {
+            this(label, type, spec, result, stats, parts, perSecond, cdfs, live, trust, List.of());
         }
 
         /**
@@ -153,7 +178,15 @@ public record RunResult(String name, Status status, String failure, Path runDire
          * @return a copy of this outcome that carries it
          */
         public StepOutcome withTrust(TrustCheck check) {
-            return new StepOutcome(label, type, spec, result, stats, parts, perSecond, cdfs, live, check);
+            return new StepOutcome(label, type, spec, result, stats, parts, perSecond, cdfs, live, check, notices);
+        }
+
+        /**
+         * @param raised the notices raised while this step ran, in order (null: none)
+         * @return a copy of this outcome that carries them instead of its own
+         */
+        public StepOutcome withNotices(List<String> raised) {
+            return new StepOutcome(label, type, spec, result, stats, parts, perSecond, cdfs, live, trust, raised);
         }
 
         /**

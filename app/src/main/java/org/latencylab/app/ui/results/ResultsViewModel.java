@@ -288,7 +288,7 @@ public final class ResultsViewModel {
 
     private static String sloText(SloResult s) {
         return String.format(Locale.ROOT, "%s P%s ≤ %s: %s met (%s)", MetricGlossary.displayName(s.slo().metric()),
-                trim(s.slo().percentile()), Units.ms(Nanos.toMillis(s.slo().thresholdNanos())),
+                trim(s.slo().percentile()), Units.threshold(Nanos.toMillis(s.slo().thresholdNanos())),
                 Units.percent(s.complianceRate()), s.passed() ? "PASS" : "FAIL");
     }
 
