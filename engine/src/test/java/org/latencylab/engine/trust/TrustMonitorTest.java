@@ -48,13 +48,13 @@ class TrustMonitorTest {
     }
 
     @Test
-    void requestThreadsWaitingForACpuSaturateAndOnlyTheMedianIsTrusted() {
+    void requestThreadsWaitingForACpuSaturateAndOnlyTheLowerPercentilesAreTrusted() {
         // no hiccup, no lag, modest CPU: only the request threads' run-queue wait (0.62 ms per slice) says it
         TrustCheck waited = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62, 130_000);
         assertThat(waited.saturated()).isTrue();
         assertThat(waited.runQueueWaitMs()).isEqualTo(0.62);
         assertThat(waited.trustedUpToPercentile()).isEqualTo(TrustCheck.RUN_QUEUE_TRUSTED_UP_TO);
-        assertThat(waited.message()).startsWith("client saturated: latencies above P50 are not trustworthy; ")
+        assertThat(waited.message()).startsWith("client saturated: latencies above P75 are not trustworthy; ")
                 .contains("request threads waited 0.62 ms on average for a CPU").doesNotContain("hiccup P99");
         // a lower percentile from the hiccups still wins
         TrustCheck both = TrustMonitor.judge(hiccups(5_000, 38_000_000, 200), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62,
