@@ -60,9 +60,12 @@ public final class ConsoleReport {
         double seconds = Nanos.toSeconds(r.duration().toNanos());
         if (noRequestSucceeded(r)) {
             // run.json keeps status "completed" (every request ran to its end), but the console must not read as success
-            out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — finished in %.1f s with every request failed (%d of %d)%n",
-                    r.name(), r.endpointDescription(), seconds, r.overall().failed() + r.overall().cancelled(),
-                    r.overall().sent());
+            out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — finished in %.1f s with %s%n", r.name(),
+                    r.endpointDescription(), seconds, r.overall().cancelled() == 0
+                            ? String.format(Locale.ROOT, "every request failed (%d of %d)", r.overall().failed(),
+                            r.overall().sent())
+                            : String.format(Locale.ROOT, "no request succeeded (%d failed, %d cancelled, of %d)",
+                            r.overall().failed(), r.overall().cancelled(), r.overall().sent()));
         } else {
             out.printf(Locale.ROOT, "%nLatencyLab — %s — %s — %s in %.1f s%n", r.name(), r.endpointDescription(),
                     r.status().id(), seconds);
@@ -172,6 +175,10 @@ public final class ConsoleReport {
         StatsReport s = r.overall();
         String kinds = s.errorsByKind().entrySet().stream().map(e -> e.getKey().id() + " " + e.getValue())
                 .collect(Collectors.joining(", "));
+        if (s.failed() == 0) { // every request was cancelled: there is no error to point at
+            return String.format(Locale.ROOT, "no request succeeded (%d of %d cancelled: see the notices above for why);"
+                    + " see %s", s.cancelled(), s.sent(), r.runDirectory().resolve(RequestLog.FILE_NAME));
+        }
         return String.format(Locale.ROOT, "no request succeeded (%d of %d failed%s%s); see the errors above and %s",
                 s.failed(), s.sent(), kinds.isEmpty() ? "" : ": " + kinds,
                 s.cancelled() > 0 ? ", " + s.cancelled() + " cancelled" : "",
@@ -317,6 +324,17 @@ public final class ConsoleReport {
         printErrors(s, examples, out);
     }
 
+    /** One line per SLO: its compliance, or that no request could be judged (every one was cancelled). */
+    private static void printSlos(StatsReport s, PrintWriter out) {
+        for (SloResult slo : s.sloResults()) {
+            String head = String.format(Locale.ROOT, "SLO %s P%s ≤ %s: ", MetricNames.name(slo.slo().metric()),
+                    trim(slo.slo().percentile()), Units.threshold(Nanos.toMillis(slo.slo().thresholdNanos())));
+            out.println(head + (slo.judged() == 0 ? "no request to judge (all cancelled)"
+                    : String.format(Locale.ROOT, "%s of %d requests met it", Units.percent(slo.complianceRate()),
+                    slo.judged())) + " → " + (slo.passed() ? "pass" : "FAIL"));
+        }
+    }
+
     private static void printErrors(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
         for (var e : s.errorsByKind().entrySet()) {
             String ex = examples.get(e.getKey());
@@ -341,6 +359,7 @@ public final class ConsoleReport {
                                    boolean clientSaturated, PrintWriter out) {
         if (s.succeeded() == 0) {
             printCounts(s, examples, out);
+            printSlos(s, out); // an SLO with no successful request is still judged (and fails): say so
             return;
         }
         List<String> shown = METRICS.stream().filter(m -> {
@@ -385,12 +404,7 @@ public final class ConsoleReport {
                             ? " as measured, not a verdict on the server: the client was saturated (see its trust"
                             + " check)" : "");
         }
-        for (SloResult slo : s.sloResults()) {
-            out.printf(Locale.ROOT, "SLO %s P%s ≤ %s: %s of %d requests met it → %s%n",
-                    MetricNames.name(slo.slo().metric()), trim(slo.slo().percentile()),
-                    Units.threshold(Nanos.toMillis(slo.slo().thresholdNanos())), Units.percent(slo.complianceRate()), slo.judged(),
-                    slo.passed() ? "pass" : "FAIL");
-        }
+        printSlos(s, out);
         // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests
         out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s and %.0f output tokens/s"
                         + " over %.2f s from the first start to the last response end%n", s.sent(), s.succeeded(),

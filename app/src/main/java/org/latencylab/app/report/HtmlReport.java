@@ -422,9 +422,10 @@ public final class HtmlReport {
         for (JsonNode slo : summary.path("slos")) {
             boolean ok = slo.path("passed").asBoolean();
             a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(MetricNames.name(slo.path("metric").asText())).a(" ≤ ")
-                    .t(Units.threshold(slo.path("max_ms").asDouble(Double.NaN))).a(": compliance ")
-                    .t(Units.percent(slo.path("compliance").asDouble(Double.NaN))).a(" <span class=\"")
-                    .a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
+                    .t(Units.threshold(slo.path("max_ms").asDouble(Double.NaN))).a(": ")
+                    .t(slo.path("judged").asLong(-1) == 0 ? "no request to judge (all cancelled)"
+                            : "compliance " + Units.percent(slo.path("compliance").asDouble(Double.NaN)))
+                    .a(" <span class=\"").a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
         }
     }
 

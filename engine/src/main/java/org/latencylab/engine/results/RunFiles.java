@@ -57,7 +57,7 @@ import java.util.Map;
  * {@code trust {saturated, message, rule, ...}} ({@link #trust}) when a trust check was made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
  * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
- * slos [{metric, percentile, max_ms, judged, met, compliance, passed}], metrics {NAME: {count, mean_ms,
+ * slos [{metric, percentile, max_ms, judged, met, compliance (null when nothing was judged), passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
  * interval), target_confidence, enough_samples}], warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
  *
@@ -408,7 +408,7 @@ public final class RunFiles {
             so.put("max_ms", Nanos.toMillis(r.slo().thresholdNanos()));
             so.put("judged", r.judged());
             so.put("met", r.met());
-            so.put("compliance", r.complianceRate());
+            putFinite(so, "compliance", r.complianceRate()); // null when no request could be judged
             so.put("passed", r.passed());
         }
         ObjectNode metrics = o.putObject("metrics");

@@ -239,8 +239,9 @@ public final class TrustMonitor {
                             ms(TrustCheck.DISPATCH_LAG_P99_LIMIT_MS)) : ""),
                     Double.isNaN(cpuLoad) ? "" : String.format(Locale.ROOT, ", CPU %.0f %% of all cores",
                             cpuLoad * 100))
-                    + (Double.isNaN(runQueueWaitMs) || runQueueSlices < TrustCheck.MIN_RUN_QUEUE_SLICES ? ""
-                    : ", run-queue wait " + ms(runQueueWaitMs) + " per time slice");
+                    + (Double.isNaN(runQueueWaitMs) ? "" : ", run-queue wait " + ms(runQueueWaitMs) + " per time slice"
+                    + (runQueueSlices < TrustCheck.MIN_RUN_QUEUE_SLICES ? String.format(Locale.ROOT,
+                    " (over %d time slices: too few to judge)", runQueueSlices) : ""));
         }
         return new TrustCheck(p50, p99, max, n, dispatchLagP99Ms, cpuPerRequestMs, cpuLoad, trustedUpTo, saturated,
                 message, runQueueWaitMs);

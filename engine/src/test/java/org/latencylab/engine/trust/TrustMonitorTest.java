@@ -65,6 +65,8 @@ class TrustMonitorTest {
         TrustCheck few = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62, 500);
         assertThat(few.saturated()).isFalse();
         assertThat(few.runQueueWaitMs()).isEqualTo(0.62);
+        assertThat(few.message()).endsWith(", run-queue wait 0.62 ms per time slice (over 500 time slices: too few to"
+                + " judge)");
         // below the limit: kept up, and the wait is named
         TrustCheck calm = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.2, true, 0.055, 43_000);
         assertThat(TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.2, true, 0.14, 43_000).saturated())
