@@ -228,7 +228,7 @@ public final class TrustMonitor {
             message = latencies
                     ? String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
                     trim(trustedUpTo), why)
-                    : String.format(Locale.ROOT, "client saturated (every request failed, so there are no latencies"
+                    : String.format(Locale.ROOT, "client saturated (no request succeeded, so there are no latencies"
                     + " to qualify); %s", why);
         } else {
             boolean fewLagged = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;

@@ -92,7 +92,7 @@ class TrustMonitorTest {
     void aSaturatedRunWithoutASuccessfulRequestNamesNoPercentile() {
         TrustCheck none = TrustMonitor.judge(hiccups(9_000, 38_000_000, 10), 0.3, 0.0, 0, 0.5, 0.8, false);
         assertThat(none.saturated()).isTrue();
-        assertThat(none.message()).startsWith("client saturated (every request failed, so there are no latencies"
+        assertThat(none.message()).startsWith("client saturated (no request succeeded, so there are no latencies"
                 + " to qualify); hiccup P99 = ").doesNotContain("above P");
         assertThat(none.trustedUpToPercentile()).isNaN();
         TrustCheck calm = TrustMonitor.judge(hiccups(10_000, 2_000_000, 5), 0.2, 0.0, 0, 0.3, 0.2, false);
