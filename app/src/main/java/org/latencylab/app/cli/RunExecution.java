@@ -49,7 +49,7 @@ final class RunExecution {
             throws InterruptedException {
         Path dir = outDir != null ? outDir : freshDefault(spec.name());
         RunEngine engine = StepCatalog.engine();
-        ProgressPrinter progress = new ProgressPrinter(err, Eta.plannedSeconds(spec));
+        ProgressPrinter progress = new ProgressPrinter(err, new Eta.Steps(spec));
         RunHandle handle = engine.start(spec, dir, progress, overwrite);
         // Ctrl-C (SIGINT) and SIGTERM cancel the run rather than end the JVM: the run winds down, this thread prints
         // the summary of what finished and writes the charts (the JavaFX toolkit could not start, or would be
@@ -132,34 +132,35 @@ final class RunExecution {
         private static final long ETA_AFTER_NANOS = 3_000_000_000L;
         private final PrintWriter err;
         private final boolean tty = System.console() != null;
-        private final double plannedSeconds;
+        private final Eta.Steps eta;
         private long lastPrintNanos;
         private int width;
 
         /**
-         * @param err            where the lines go
-         * @param plannedSeconds {@link Eta#plannedSeconds} of the run
+         * @param err where the lines go
+         * @param eta the run's time left, step by step
          */
-        ProgressPrinter(PrintWriter err, double plannedSeconds) {
+        ProgressPrinter(PrintWriter err, Eta.Steps eta) {
             this.err = err;
-            this.plannedSeconds = plannedSeconds;
+            this.eta = eta;
         }
 
         @Override
         public void onSnapshot(IntervalSnapshot s) {
             long now = System.nanoTime();
+            double left = eta.secondsLeft(s); // every snapshot, so that it sees each step start
             if (!s.finished() && !tty && now - lastPrintNanos < 2_000_000_000L) {
                 return; // in logs, one line every 2 s is plenty
             }
             lastPrintNanos = now;
             String planned = s.planned() > 0 ? "/" + s.planned() : "";
             // an ETA once the run has gone on for a few seconds (before, the rate it rests on is noise)
-            double left = s.finished() || s.measuringNanos() < ETA_AFTER_NANOS ? Double.NaN
-                    : Eta.secondsLeft(s, plannedSeconds);
-            String eta = Double.isNaN(left) ? "" : "  ETA " + Eta.format(left);
+            String etaText = s.finished() || s.measuringNanos() < ETA_AFTER_NANOS ? ""
+                    : Eta.label(left, eta.overrun());
+            String etaCell = etaText.isEmpty() ? "" : "  " + etaText;
             String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s%s",
                     label(s), s.completed(), planned, s.succeeded(), s.failed(),
-                    s.inFlight(), Nanos.toSeconds(s.elapsedNanos()), eta);
+                    s.inFlight(), Nanos.toSeconds(s.elapsedNanos()), etaCell);
             if (tty) {
                 line = String.format(Locale.ROOT, "%-" + width + "s", line); // wipe a longer previous line
                 width = Math.max(width, line.length());

@@ -58,6 +58,7 @@ public final class RunViewModel {
     private RunHandle handle;
     private long runId;
     private double plannedSeconds = Double.NaN;
+    private Eta.Steps eta;
     private Consumer<RunResult> onFinished = r -> { };
     private boolean fetching;
     private boolean refetch;
@@ -103,6 +104,7 @@ public final class RunViewModel {
         long id = ++runId;
         running.set(true);
         plannedSeconds = Eta.plannedSeconds(spec);
+        eta = new Eta.Steps(spec);
         progress.set(spec.plannedRequests() > 0 || plannedSeconds > 0 ? 0 : -1);
         progressText.set("starting…");
         status.set("");
@@ -194,12 +196,13 @@ public final class RunViewModel {
         double p = Eta.fraction(s, plannedSeconds);
         progress.set(p);
         double elapsed = Nanos.toSeconds(s.elapsedNanos());
-        double left = Eta.secondsLeft(s, plannedSeconds);
-        String eta = Double.isNaN(left) ? "" : " · ETA " + seconds(left);
+        double left = eta == null ? Eta.secondsLeft(s, plannedSeconds) : eta.secondsLeft(s);
+        String etaText = Eta.label(left, eta != null && eta.overrun());
+        String etaCell = etaText.isEmpty() ? "" : " · " + etaText;
         progressText.set(String.format(Locale.ROOT, "%s%d%s requests · %d ok · %d failed · %d in flight · %s%s",
                 s.step().isEmpty() ? "" : s.step() + " · ", s.completed(),
                 s.planned() > 0 ? "/" + s.planned() : "", s.succeeded(), s.failed(), s.inFlight(), seconds(elapsed),
-                eta));
+                etaCell));
     }
 
     /** @return the final result's summary rows made ahead, or null (no result, or they could not be made here) */
