@@ -74,6 +74,25 @@ class NoticesOnceTest {
     }
 
     @Test
+    void arrivalsLeftWaitingAtTheStepsOwnCapAreSaidToWaitAtThatCap(@TempDir Path dir) throws Exception {
+        // one request in flight at a time, each decoding 100 tokens, at 100 arrivals/s: most wait at the cap
+        Path scenario = dir.resolve("capped.yaml");
+        Files.writeString(scenario, """
+                format: 1
+                name: capped
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: load, rate: 100, arrival: constant, duration: 1s, warmup: 0s, maxInFlight: 1,
+                     contextTokens: 64, maxOutputTokens: 100}
+                """);
+        CommandLineTest.Result r = CommandLineTest.run("run", scenario.toString(), "--out",
+                dir.resolve("run").toString(), "--no-charts");
+        assertThat(r.code()).as(r.out() + r.err()).isZero();
+        assertThat(r.err()).containsPattern("load step 'load': \\d+ arrivals? (?:was|were) still waiting at the"
+                + " maxInFlight cap when the duration ended; counted as dropped").doesNotContain("at a cap");
+    }
+
+    @Test
     void theNoticeThatOpeningConnectionsFailedIsPrintedOnceOnStderr(@TempDir Path dir) throws Exception {
         int closedPort;
         try (ServerSocket s = new ServerSocket(0)) {

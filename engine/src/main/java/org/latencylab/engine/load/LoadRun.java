@@ -300,6 +300,20 @@ final class LoadRun {
 
     // ---- open loop ------------------------------------------------------------------------------------------
 
+    /**
+     * @param backlog arrivals due before the end of the duration that were never sent, >= 1
+     * @return why they were not: waiting at the step's own caps, or, without caps, a dispatcher behind its schedule
+     */
+    private String backlogNotice(long backlog) {
+        String caps = inFlightCap != null && rateCapGapNanos > 0 ? "the maxInFlight and maxRateRps caps"
+                : inFlightCap != null ? "the maxInFlight cap" : rateCapGapNanos > 0 ? "the maxRateRps cap" : null;
+        String arrivals = backlog == 1 ? "1 arrival was" : backlog + " arrivals were";
+        return caps != null
+                ? arrivals + " still waiting at " + caps + " when the duration ended; counted as dropped"
+                : arrivals + " not sent yet when the duration ended (the client fell behind its schedule);"
+                + " counted as dropped";
+    }
+
     private void dispatchOpen() {
         ArrivalSchedule schedule = new ArrivalSchedule(profile, spec.arrival(),
                 spec.shape() == null ? 1 : spec.shape(), spec.seed());
@@ -320,8 +334,7 @@ final class LoadRun {
                     rollDue();
                     meter.dropped();
                 }
-                ctx.notice("load step '" + label + "': " + backlog + " arrivals were still waiting at a cap when "
-                        + "the duration ended; counted as dropped");
+                ctx.notice("load step '" + label + "': " + backlogNotice(backlog));
                 stop("duration");
                 return;
             }
