@@ -324,12 +324,15 @@ public final class ConsoleReport {
         printErrors(s, examples, out);
     }
 
+    /** What an SLO line says when no request could be judged (every one was cancelled); the HTML report too. */
+    static final String NO_REQUEST_TO_JUDGE = "no request to judge (all cancelled)";
+
     /** One line per SLO: its compliance, or that no request could be judged (every one was cancelled). */
     private static void printSlos(StatsReport s, PrintWriter out) {
         for (SloResult slo : s.sloResults()) {
             String head = String.format(Locale.ROOT, "SLO %s P%s ≤ %s: ", MetricNames.name(slo.slo().metric()),
                     trim(slo.slo().percentile()), Units.threshold(Nanos.toMillis(slo.slo().thresholdNanos())));
-            out.println(head + (slo.judged() == 0 ? "no request to judge (all cancelled)"
+            out.println(head + (slo.judged() == 0 ? NO_REQUEST_TO_JUDGE
                     : String.format(Locale.ROOT, "%s of %d requests met it", Units.percent(slo.complianceRate()),
                     slo.judged())) + " → " + (slo.passed() ? "pass" : "FAIL"));
         }

@@ -423,7 +423,7 @@ public final class HtmlReport {
             boolean ok = slo.path("passed").asBoolean();
             a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(MetricNames.name(slo.path("metric").asText())).a(" ≤ ")
                     .t(Units.threshold(slo.path("max_ms").asDouble(Double.NaN))).a(": ")
-                    .t(slo.path("judged").asLong(-1) == 0 ? "no request to judge (all cancelled)"
+                    .t(slo.path("judged").asLong(-1) == 0 ? ConsoleReport.NO_REQUEST_TO_JUDGE
                             : "compliance " + Units.percent(slo.path("compliance").asDouble(Double.NaN)))
                     .a(" <span class=\"").a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
         }

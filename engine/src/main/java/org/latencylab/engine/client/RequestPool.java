@@ -89,12 +89,6 @@ final class RequestPool implements Executor {
     }
 
     private void work(Runnable first) {
-        try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) { // for the trust check
-            workTracked(first);
-        }
-    }
-
-    private void workTracked(Runnable first) {
         try {
             Runnable task = first;
             while (task != null) {

@@ -25,7 +25,8 @@ package org.latencylab.engine.client;
  * and an interrupt does not unblock a platform thread's socket read; the client's stall watchdog therefore cancels the
  * HTTP call of an interrupted platform thread within {@link StallWatchdog#TICK_MILLIS} ms, and the request ends as
  * {@code cancelled}. An open loop whose requests in flight outgrow the idle pooled threads runs the rest on virtual
- * threads ({@link #pool()}). Thread-safe.
+ * threads ({@link #pool()}). Every request thread's run-queue wait is tracked for the trust check
+ * ({@link org.latencylab.engine.trust.SchedulerWaits}) from its start to its end. Thread-safe.
  */
 public final class RequestThreads {
     /** Stack reserved per request thread, bytes: the HTTP stack, a JSON parser and the record builder fit easily. */
@@ -73,19 +74,14 @@ public final class RequestThreads {
     }
 
     /**
-     * Starts a long-lived worker (one slot of a closed loop) on a new platform daemon thread, whose run-queue wait is
-     * tracked for the trust check ({@link org.latencylab.engine.trust.SchedulerWaits}).
+     * Starts a long-lived worker (one slot of a closed loop) on a new request thread.
      *
      * @param name the thread's name (shown in thread dumps and profiles); not null
      * @param task what the worker does; not null
      * @return the started thread
      */
     public static Thread startWorker(String name, Runnable task) {
-        return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(() -> {
-            try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) {
-                task.run();
-            }
-        });
+        return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(tracked(task));
     }
 
     /**
@@ -95,6 +91,21 @@ public final class RequestThreads {
      * @return a thread-safe factory of unstarted platform daemon threads
      */
     public static java.util.concurrent.ThreadFactory workerFactory(String namePrefix) {
-        return Thread.ofPlatform().daemon().name(namePrefix, 0).stackSize(STACK_BYTES).factory();
+        java.util.concurrent.ThreadFactory platform = Thread.ofPlatform().daemon().name(namePrefix, 0)
+                .stackSize(STACK_BYTES).factory();
+        return task -> platform.newThread(tracked(task));
+    }
+
+    /**
+     * Every request thread's run-queue wait counts for the trust check
+     * ({@link org.latencylab.engine.trust.SchedulerWaits}), from its start to its end: the tracking is part of the
+     * thread, not of what it runs.
+     */
+    private static Runnable tracked(Runnable task) {
+        return () -> {
+            try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) {
+                task.run();
+            }
+        };
     }
 }

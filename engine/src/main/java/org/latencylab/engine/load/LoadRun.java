@@ -37,6 +37,8 @@ final class LoadRun {
     private final String label;
     private final StepContext ctx;
     private final Executor launcher;
+    /** What runs an open loop's requests: {@code launcher}, or LatencyLab's request threads when it is null. */
+    private final Executor openLauncher;
     private final FirstTokenHook hook;
     private final LoadMeter meter;
     private final ScheduledThreadPoolExecutor timer;
@@ -70,6 +72,7 @@ final class LoadRun {
         this.label = label;
         this.ctx = ctx;
         this.launcher = launcher;
+        this.openLauncher = launcher != null ? launcher : RequestThreads.pool();
         this.hook = hook;
         this.startNanos = System.nanoTime() + LEAD_NANOS;
         long startEpochMs = System.currentTimeMillis() + LEAD_NANOS / 1_000_000;
@@ -371,7 +374,7 @@ final class LoadRun {
             long n = claimed.incrementAndGet();
             InFlight f = newRequest(intended);
             try {
-                (launcher != null ? launcher : RequestThreads.pool()).execute(() -> runRequest(f));
+                openLauncher.execute(() -> runRequest(f));
             } catch (RuntimeException e) {
                 // the launcher refused (e.g. shut down): the request still ends, as a failure, exactly once
                 f.start();

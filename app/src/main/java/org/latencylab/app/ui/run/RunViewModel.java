@@ -196,8 +196,8 @@ public final class RunViewModel {
         double p = Eta.fraction(s, plannedSeconds);
         progress.set(p);
         double elapsed = Nanos.toSeconds(s.elapsedNanos());
-        double left = eta == null ? Eta.secondsLeft(s, plannedSeconds) : eta.secondsLeft(s);
-        String etaText = Eta.label(left, eta != null && eta.overrun());
+        double left = eta.secondsLeft(s); // set by start, before any snapshot of the run
+        String etaText = Eta.label(left, eta.overrun());
         String etaCell = etaText.isEmpty() ? "" : " · " + etaText;
         progressText.set(String.format(Locale.ROOT, "%s%d%s requests · %d ok · %d failed · %d in flight · %s%s",
                 s.step().isEmpty() ? "" : s.step() + " · ", s.completed(),
