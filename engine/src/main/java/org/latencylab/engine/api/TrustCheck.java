@@ -98,9 +98,9 @@ public record TrustCheck(double hiccupP50Ms, double hiccupP99Ms, double hiccupMa
     public static final String RULE = String.format(Locale.ROOT,
             "saturated when hiccup P99 > %.0f ms, or dispatch-lag P99 > %.0f ms with at least %d requests over it, or"
                     + " process CPU > %.0f %% of all cores, or the request threads' mean run-queue wait > %.2f ms per"
-                    + " time slice",
+                    + " time slice over at least %d slices",
             HICCUP_P99_LIMIT_MS, DISPATCH_LAG_P99_LIMIT_MS, MIN_LAGGED_REQUESTS, CPU_LOAD_LIMIT * 100,
-            RUN_QUEUE_WAIT_LIMIT_MS);
+            RUN_QUEUE_WAIT_LIMIT_MS, MIN_RUN_QUEUE_SLICES);
 
     public TrustCheck {
         if (hiccupP50Ms < 0 || hiccupP99Ms < 0 || hiccupMaxMs < 0 || hiccupSamples < 0) {

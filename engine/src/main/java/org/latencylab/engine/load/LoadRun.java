@@ -320,9 +320,13 @@ final class LoadRun {
     private void dispatchOpen() {
         ArrivalSchedule schedule = new ArrivalSchedule(profile, spec.arrival(),
                 spec.shape() == null ? 1 : spec.shape(), spec.seed());
+        long waitedOut = 0; // arrivals dropped because the duration ended while they waited at the in-flight cap
         while (stopReason == null) {
             long offset = schedule.next();
             if (offset == Long.MAX_VALUE || offset >= endNanos - startNanos) {
+                if (waitedOut > 0) {
+                    ctx.notice("load step '" + label + "': " + backlogNotice(waitedOut));
+                }
                 stop("duration");
                 return;
             }
@@ -337,7 +341,7 @@ final class LoadRun {
                     rollDue();
                     meter.dropped();
                 }
-                ctx.notice("load step '" + label + "': " + backlogNotice(backlog));
+                ctx.notice("load step '" + label + "': " + backlogNotice(backlog + waitedOut)); // as dropped counts
                 stop("duration");
                 return;
             }
@@ -357,6 +361,7 @@ final class LoadRun {
                     }
                     rollDue();
                     meter.dropped(); // still waiting at the cap when the duration ended
+                    waitedOut++;
                     continue;
                 }
             }

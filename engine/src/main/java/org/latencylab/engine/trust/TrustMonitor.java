@@ -225,6 +225,11 @@ public final class TrustMonitor {
                                 + " limit %s: too many request threads for the cores, or other load on them)",
                         ms(runQueueWaitMs), ms(TrustCheck.RUN_QUEUE_WAIT_LIMIT_MS)));
             }
+            if (!waitBad && !Double.isNaN(runQueueWaitMs)) { // named, though not what decided the verdict
+                why.append(String.format(Locale.ROOT, "; run-queue wait %s per time slice%s", ms(runQueueWaitMs),
+                        runQueueSlices < TrustCheck.MIN_RUN_QUEUE_SLICES ? String.format(Locale.ROOT,
+                                " (over %d time slices: too few to judge)", runQueueSlices) : ""));
+            }
             message = latencies
                     ? String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
                     trim(trustedUpTo), why)

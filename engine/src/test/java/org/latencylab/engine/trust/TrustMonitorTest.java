@@ -61,6 +61,11 @@ class TrustMonitorTest {
                 130_000);
         assertThat(both.trustedUpToPercentile()).isLessThan(TrustCheck.RUN_QUEUE_TRUSTED_UP_TO);
         assertThat(both.message()).contains("hiccup P99").contains("run-queue wait");
+        // saturated by hiccups alone: the run-queue wait is still named, with why it was not judged
+        TrustCheck hiccupsOnly = TrustMonitor.judge(hiccups(5_000, 38_000_000, 200), 0.1, 0.0, 0, 0.3, 0.6, true,
+                0.75, 400);
+        assertThat(hiccupsOnly.message()).contains("hiccup P99")
+                .endsWith("; run-queue wait 0.75 ms per time slice (over 400 time slices: too few to judge)");
         // the same mean over too few slices is reported but not judged
         TrustCheck few = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.1, 0.0, 0, 0.3, 0.6, true, 0.62, 500);
         assertThat(few.saturated()).isFalse();
