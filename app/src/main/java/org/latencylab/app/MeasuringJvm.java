@@ -83,6 +83,18 @@ final class MeasuringJvm {
      */
     static final String GC_THREADS = "-XX:ConcGCThreads=2";
     /**
+     * Thread-local allocation buffers of a fixed 16 KiB. ZGC counts a buffer as used heap when it hands it out, and
+     * the JVM sizes buffers for a few threads: with 1,024 request threads each holding one, the used heap jumped by
+     * hundreds of MB at the start of a closed loop (an allocation stall at 774 MB of a 1,056 MB heap in one run)
+     * and ZGC's allocation-rate rule measured GB/s where the threads allocated tens of MB/s, so it collected back to
+     * back while the streams ran. With 16 KiB buffers the used heap follows what is really allocated; together with
+     * the collection before each step's clock ({@code org.latencylab.engine.trust.QuietHeap}) no collection fell
+     * inside the measured window of {@code probe -n 2048 -c 1024} against {@code shared/bench}'s truth server (figures
+     * in the README, "How accurate is LatencyLab"). A thread that allocates much (the results writer) refills its
+     * buffer more often: one slow-path allocation per 16 KiB.
+     */
+    static final List<String> TLAB = List.of("-XX:-ResizeTLAB", "-XX:TLABSize=16k");
+    /**
      * Just-in-time compilation with C1 only (no C2). On two cores the optimising compiler's threads took 6–8 s of CPU
      * in a 15 s open-loop run, in the middle of the measurement, while the request threads' CPU per request was the
      * same with C1 code (JFR and per-thread CPU from {@code /proc}). Measured on the same build, one run each, quiet
@@ -126,6 +138,7 @@ final class MeasuringJvm {
         }
         o.addAll(heapOptions(concurrency));
         o.add(GC_THREADS);
+        o.addAll(TLAB);
         o.add(JIT);
         o.add("-Djdk.virtualThreadScheduler.parallelism=" + carriers(Runtime.getRuntime().availableProcessors()));
         if (feature >= 24) {

@@ -69,6 +69,10 @@ class MeasuringJvmTest {
             assertThat(script).contains("set -- " + o + " ");
             assertThat(jpackage).contains("--java-options " + o + "\n");
         }
+        assertThat(script).contains("set -- " + String.join(" ", MeasuringJvm.TLAB) + " ");
+        for (String o : MeasuringJvm.TLAB) {
+            assertThat(jpackage).contains("--java-options " + o + "\n");
+        }
     }
 
     @Test

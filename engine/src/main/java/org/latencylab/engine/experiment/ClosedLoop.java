@@ -102,10 +102,19 @@ public final class ClosedLoop {
      *                                                         started are stopped first)
      */
     public static Handle start(Options options, Turn turn, BooleanSupplier stopped, StepContext ctx) {
+        return start(options, turn, stopped, ctx, false);
+    }
+
+    /**
+     * Like {@link #start(Options, Turn, BooleanSupplier, StepContext)}; with {@code beforeClock}, once every worker is
+     * ready (its connection warmed) and before any takes a turn, worker 0 calls {@link StepContext#beforeClock()}
+     * while the others wait for it.
+     */
+    static Handle start(Options options, Turn turn, BooleanSupplier stopped, StepContext ctx, boolean beforeClock) {
         Objects.requireNonNull(turn, "turn");
         Objects.requireNonNull(stopped, "stopped");
         Objects.requireNonNull(ctx, "ctx");
-        Handle h = new Handle(options.workers(), () -> stopped.getAsBoolean() || ctx.cancelled());
+        Handle h = new Handle(options.workers(), () -> stopped.getAsBoolean() || ctx.cancelled(), beforeClock);
         CountDownLatch ready = new CountDownLatch(options.workers());
         for (int w = 0; w < options.workers(); w++) {
             int worker = w;
@@ -189,7 +198,8 @@ public final class ClosedLoop {
         int n = Math.min(concurrency, Math.max(total, 1));
         Options options = new Options(n, "latencylab-" + label, first != null, first != null && first.stream(),
                 Long.MIN_VALUE, Duration.ZERO, null);
-        start(options, turn, () -> false, ctx).join();
+        // a measured loop starts its clock on a collected heap (a warm-up loop's records are discarded: no need)
+        start(options, turn, () -> false, ctx, record).join();
         synchronized (done) {
             return new ArrayList<>(done);
         }
@@ -201,11 +211,14 @@ public final class ClosedLoop {
         private final CountDownLatch done;
         private final BooleanSupplier stop;
         private volatile boolean halted;
+        /** Counted down by worker 0 after {@link StepContext#beforeClock()}; null when the loop does not call it. */
+        private final CountDownLatch clock;
 
-        private Handle(int workers, BooleanSupplier stop) {
+        private Handle(int workers, BooleanSupplier stop, boolean beforeClock) {
             this.threads = new AtomicReferenceArray<>(workers);
             this.done = new CountDownLatch(workers);
             this.stop = stop;
+            this.clock = beforeClock ? new CountDownLatch(1) : null;
         }
 
         private boolean stopping() {
@@ -225,6 +238,14 @@ public final class ClosedLoop {
                 ready.countDown();
                 counted = true;
                 ready.await();
+                if (clock != null) {
+                    if (worker == 0) {
+                        ctx.beforeClock();
+                        clock.countDown();
+                    } else {
+                        clock.await();
+                    }
+                }
                 while (o.notBeforeNanos() != Long.MIN_VALUE && System.nanoTime() - o.notBeforeNanos() < 0
                         && !stopping()) {
                     LockSupport.parkNanos(Math.min(o.notBeforeNanos() - System.nanoTime(), POLL_NANOS));
@@ -248,6 +269,9 @@ public final class ClosedLoop {
                     ready.countDown(); // frees the others when this worker ended before the common start
                 }
                 threads.set(worker, null);
+                if (clock != null && worker == 0) {
+                    clock.countDown(); // worker 0 ended early (halted, interrupted): the others must not wait for it
+                }
                 done.countDown();
             }
         }

@@ -520,6 +520,11 @@ public final class RunEngine {
         }
 
         @Override
+        public void beforeClock() {
+            org.latencylab.engine.trust.QuietHeap.collectBeforeClock();
+        }
+
+        @Override
         public void prepare(GenerationRequest request) {
             client.prepare(endpoint, request);
         }

@@ -78,6 +78,7 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(context, "context");
         context.openConnections(expectedInFlight(spec), spec.stream());
+        context.beforeClock();
         return new LoadRun(spec, label == null ? "load" : label, context, launcher, hook).execute();
     }
 

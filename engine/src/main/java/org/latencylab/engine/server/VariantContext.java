@@ -124,6 +124,11 @@ final class VariantContext implements StepContext {
     }
 
     @Override
+    public void beforeClock() {
+        org.latencylab.engine.trust.QuietHeap.collectBeforeClock();
+    }
+
+    @Override
     public void warmConnection(boolean stream) {
         if (!run.clientOptions().coldConnections()) {
             client.warmConnection(endpoint, stream);

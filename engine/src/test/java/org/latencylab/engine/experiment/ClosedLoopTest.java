@@ -188,4 +188,47 @@ class ClosedLoopTest {
         assertThat(finished.get()).as("only the measured requests are recorded").isEqualTo(9);
         assertThat(ctx.warmedAt).as("one warming per worker of each loop").hasSize(6);
     }
+
+    @Test
+    void aMeasuredLoopCallsBeforeClockOnceAfterEveryWorkerWarmedAndBeforeAnySendAndAWarmUpLoopNever()
+            throws Exception {
+        java.util.concurrent.ConcurrentLinkedQueue<Long> clocks = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.ConcurrentLinkedQueue<Long> sends = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Ctx ctx = new Ctx() {
+            @Override
+            public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
+                sends.add(System.nanoTime());
+                RequestRecord.Builder b = RequestRecord.builder();
+                b.id = ticket.id();
+                b.label = ticket.label();
+                b.intendedStartNanos = ticket.intendedStartNanos();
+                b.sendNanos = System.nanoTime();
+                b.endNanos = System.nanoTime();
+                return b.build();
+            }
+
+            @Override
+            public void beforeClock() {
+                clocks.add(System.nanoTime());
+                try {
+                    Thread.sleep(50); // a collection's duration: nobody may send meanwhile
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                clocks.add(System.nanoTime());
+            }
+        };
+        ClosedLoop.requests(6, 3, "w", 8, i -> new GenerationRequest("x", 8, 1, true, Map.of()), false, ctx);
+        assertThat(clocks).as("a warm-up loop starts no clock").isEmpty();
+        sends.clear();
+        ctx.warmedAt.clear();
+        ClosedLoop.requests(8, 4, "m", 8, i -> new GenerationRequest("x", 8, 1, true, Map.of()), true, ctx);
+        assertThat(clocks).as("called once (its start and end)").hasSize(2);
+        long begin = clocks.peek();
+        long end = clocks.stream().mapToLong(Long::longValue).max().orElseThrow();
+        long lastWarm = ctx.warmedAt.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        assertThat(ctx.warmedAt).hasSize(4);
+        assertThat(begin).as("after every worker warmed its connection").isGreaterThan(lastWarm);
+        assertThat(sends).hasSize(8).allMatch(t -> t > end);
+    }
 }
