@@ -34,13 +34,23 @@ public final class QuietHeap {
     }
 
     /**
-     * Collects the heap now, unless turned off. Blocks the caller until the collection is done. Call it before a
+     * @return true when the JVM runs ZGC, whose full collection is concurrent; with another collector (G1 in tests, or
+     *         one the user chose) {@link System#gc()} stops every thread for tens of ms, which the step's hiccup meter
+     *         would then count against the client
+     */
+    static boolean concurrentCollector() {
+        return java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .anyMatch(b -> b.getName().startsWith("ZGC"));
+    }
+
+    /**
+     * Collects the heap now (only under ZGC), unless turned off. Blocks the caller until the collection is done. Call it before a
      * clock starts, never while requests are timed.
      *
      * @return the time spent, ms (0 when turned off)
      */
     public static double collectBeforeClock() {
-        if (!enabled()) {
+        if (!enabled() || !concurrentCollector()) {
             return 0;
         }
         long t0 = System.nanoTime();
