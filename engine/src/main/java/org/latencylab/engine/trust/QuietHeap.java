@@ -9,8 +9,8 @@ package org.latencylab.engine.trust;
  * The set-up before a step (the client's warm-up, the connections opened with small requests, the stacks of a closed
  * loop's threads) leaves the heap fuller than the step's own allocations would, and ZGC then collected during the
  * measurement: against {@code shared/bench}'s truth server, {@code probe -n 2048 -c 1024} on this 2-core machine, ZGC's
- * threads took 43 % of the client's CPU samples while the waves ran ({@code perf record}), and 5–13 collections fell
- * inside the measured window. With this collection (and the fixed thread-local allocation buffers of the measuring
+ * threads took 43 % of the client's CPU samples while the waves ran ({@code perf record}), and in four of five runs
+ * 1–8 collections overlapped the measured window. With this collection (and the fixed thread-local allocation buffers of the measuring
  * JVM, see {@code MeasuringJvm.TLAB}) none fell inside it; the figures are in the README ("How accurate is
  * LatencyLab").
  *
@@ -44,10 +44,10 @@ public final class QuietHeap {
     }
 
     /**
-     * Collects the heap now (only under ZGC), unless turned off. Blocks the caller until the collection is done. Call it before a
-     * clock starts, never while requests are timed.
+     * Collects the heap now, under ZGC only and unless turned off. Blocks the caller until the collection is done.
+     * Call it before a clock starts, never while requests are timed. Throws nothing.
      *
-     * @return the time spent, ms (0 when turned off)
+     * @return the time spent, ms (0 when turned off or under another collector)
      */
     public static double collectBeforeClock() {
         if (!enabled() || !concurrentCollector()) {

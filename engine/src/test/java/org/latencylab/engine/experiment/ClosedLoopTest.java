@@ -95,6 +95,17 @@ class ClosedLoopTest {
     record Turn(int worker, Thread thread, long readyNanos) {
     }
 
+    /** @return a record of a request sent and ended now, with the ticket's identity */
+    static RequestRecord sentNow(RequestTicket ticket) {
+        RequestRecord.Builder b = RequestRecord.builder();
+        b.id = ticket.id();
+        b.label = ticket.label();
+        b.intendedStartNanos = ticket.intendedStartNanos();
+        b.sendNanos = System.nanoTime();
+        b.endNanos = System.nanoTime();
+        return b.build();
+    }
+
     @Test
     void everyWorkerWarmsOnItsOwnThreadThenAllStartTogetherAfterTheGate() throws Exception {
         Ctx ctx = new Ctx();
@@ -164,13 +175,7 @@ class ClosedLoopTest {
             @Override
             public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
                 sent.incrementAndGet();
-                RequestRecord.Builder b = RequestRecord.builder();
-                b.id = ticket.id();
-                b.label = ticket.label();
-                b.intendedStartNanos = ticket.intendedStartNanos();
-                b.sendNanos = System.nanoTime();
-                b.endNanos = System.nanoTime();
-                return b.build();
+                return sentNow(ticket);
             }
 
             @Override
@@ -198,13 +203,7 @@ class ClosedLoopTest {
             @Override
             public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
                 sends.add(System.nanoTime());
-                RequestRecord.Builder b = RequestRecord.builder();
-                b.id = ticket.id();
-                b.label = ticket.label();
-                b.intendedStartNanos = ticket.intendedStartNanos();
-                b.sendNanos = System.nanoTime();
-                b.endNanos = System.nanoTime();
-                return b.build();
+                return sentNow(ticket);
             }
 
             @Override
