@@ -90,8 +90,10 @@ final class MeasuringJvm {
      * back while the streams ran. With 16 KiB buffers the used heap follows what is really allocated; together with
      * the collection before each step's clock ({@code org.latencylab.engine.trust.QuietHeap}) no collection fell
      * inside the measured window of {@code probe -n 2048 -c 1024} against {@code shared/bench}'s truth server (figures
-     * in the README, "How accurate is LatencyLab"). A thread that allocates much (the results writer) refills its
-     * buffer more often: one slow-path allocation per 16 KiB.
+     * in the README, "How accurate is LatencyLab"). Only for closed loops above {@value #HEAP_BASE_CONCURRENCY}
+     * streams (they relaunch with a larger heap anyway, {@link #heapMegabytes}): at 64 streams the fixed buffers made
+     * the client slower (truth server, {@code probe -n 128 -c 64}, four alternating runs: in-stream error P99
+     * 1.9–3.7 ms against 1.2–2.4 ms with the JVM's own sizing, TTFT error P99 4.6–8.9 against 3.4–18.6 ms).
      */
     static final List<String> TLAB = List.of("-XX:-ResizeTLAB", "-XX:TLABSize=16k");
     /**
@@ -138,7 +140,9 @@ final class MeasuringJvm {
         }
         o.addAll(heapOptions(concurrency));
         o.add(GC_THREADS);
-        o.addAll(TLAB);
+        if (concurrency > HEAP_BASE_CONCURRENCY) {
+            o.addAll(TLAB); // with the heap that grows above this concurrency (see TLAB)
+        }
         o.add(JIT);
         o.add("-Djdk.virtualThreadScheduler.parallelism=" + carriers(Runtime.getRuntime().availableProcessors()));
         if (feature >= 24) {

@@ -69,10 +69,14 @@ class MeasuringJvmTest {
             assertThat(script).contains("set -- " + o + " ");
             assertThat(jpackage).contains("--java-options " + o + "\n");
         }
-        assertThat(script).contains("set -- " + String.join(" ", MeasuringJvm.TLAB) + " ");
-        for (String o : MeasuringJvm.TLAB) {
-            assertThat(jpackage).contains("--java-options " + o + "\n");
-        }
+    }
+
+    @Test
+    void onlyClosedLoopsAboveTheBaseConcurrencyGetFixedAllocationBuffers() {
+        assertThat(MeasuringJvm.options(25, null, 1024)).containsSubsequence(MeasuringJvm.TLAB);
+        assertThat(MeasuringJvm.options(25, null, MeasuringJvm.HEAP_BASE_CONCURRENCY))
+                .doesNotContainAnyElementsOf(MeasuringJvm.TLAB);
+        assertThat(MeasuringJvm.options(25, null)).doesNotContainAnyElementsOf(MeasuringJvm.TLAB);
     }
 
     @Test
