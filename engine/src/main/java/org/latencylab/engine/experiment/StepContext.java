@@ -71,7 +71,7 @@ public interface StepContext {
      * Called once right before a step's clock starts, after its connections were opened: the run's context collects
      * the garbage that the set-up left (the warm-up, the connection-opening requests, the thread stacks of a large
      * closed loop), so that the collector has as little as possible to do while requests are timed (see
-     * {@link org.latencylab.engine.trust.QuietHeap}). Blocks for that collection (0.1–0.3 s on two cores); does
+     * {@link org.latencylab.engine.trust.QuietHeap}). Blocks for that collection (0.1–0.5 s on two cores); does
      * nothing by default (a warm-up's scratch context).
      */
     default void beforeClock() {

@@ -15,7 +15,7 @@ package org.latencylab.engine.trust;
  * LatencyLab").
  *
  * <p>{@link System#gc()} asks the JVM for a full collection and returns when it is done: with ZGC a concurrent major
- * collection whose pauses are each below a millisecond, 0.1–0.3 s in all with 1,024 request threads on two cores.
+ * collection whose pauses are each below a millisecond, 0.1–0.5 s in all with 300–1,024 request threads on two cores.
  * It does nothing when the JVM was started with {@code -XX:+DisableExplicitGC}. Turned off with the system property
  * {@value #PROPERTY}{@code =false}.
  *
