@@ -99,14 +99,11 @@ final class RunExecution {
         err.flush();
         if (ConsoleReport.noRequestSucceeded(result)) {
             err.println("latencylab: " + ConsoleReport.noRequestSucceededMessage(result));
-            return ExitCodes.RUN_FAILED;
         }
-        return switch (result.status()) {
-            case FAILED -> ExitCodes.RUN_FAILED;
-            case CANCELLED -> signals.received() == null ? ExitCodes.INTERRUPTED : 128 + signals.received().number();
-            case COMPLETED -> result.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
-            case RUNNING, INTERRUPTED -> ExitCodes.RUN_FAILED;
-        };
+        if (result.status() == RunResult.Status.CANCELLED) { // stopped here: the signal says how, not the outcome
+            return signals.received() == null ? ExitCodes.INTERRUPTED : 128 + signals.received().number();
+        }
+        return ExitCodes.of(result); // as summarize of this run directory
     }
 
     /** {@code runs/<timestamp>-<name>}, with {@code -2}, {@code -3}... when runs of that name started in the same second. */

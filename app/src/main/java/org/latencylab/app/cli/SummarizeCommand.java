@@ -21,13 +21,15 @@ import java.util.concurrent.Callable;
  * {@code latencylab summarize RUN_DIR}: prints the summary of a run directory as the run concluded it. A run whose
  * process died ({@code run.json} still says {@code running}) is recovered first: {@code run.json} and
  * {@code summary.csv} are rebuilt from {@code requests.jsonl} with status {@code interrupted} and the gap noted.
+ * The exit status follows {@link ExitCodes#of}, the rule {@code run} exits by. Not thread-safe (one per invocation).
  */
 @Command(name = "summarize", mixinStandardHelpOptions = true,
         description = {"Print the summary of a run directory; rebuild it from requests.jsonl when the run was killed.",
                 "%nA run directory whose run.json still says 'running' (the process was killed or crashed) gets its"
                         + " run.json and summary.csv rebuilt from requests.jsonl, with status 'interrupted' and the"
-                        + " gap noted, and its charts redrawn. Exit status: 0 ok, 1 an SLO failed, 2 not a readable"
-                        + " run directory."})
+                        + " gap noted, and its charts redrawn. Exit status, as 'run' gave it for the run (a run stopped"
+                        + " by Ctrl-C or SIGTERM is judged on what finished): 0 ok, 1 an SLO failed, 3 the run failed"
+                        + " or no request succeeded; 2 not a readable run directory."})
 final class SummarizeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,6 +61,6 @@ final class SummarizeCommand implements Callable<Integer> {
         if (ConsoleReport.noRequestSucceeded(r)) {
             err.println("latencylab: " + ConsoleReport.noRequestSucceededMessage(r));
         }
-        return r.slosPassed() ? ExitCodes.OK : ExitCodes.SLO_FAILED;
+        return ExitCodes.of(r); // as the run itself exited (but for how a stopped run was stopped)
     }
 }

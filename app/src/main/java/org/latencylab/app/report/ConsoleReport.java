@@ -198,13 +198,8 @@ public final class ConsoleReport {
 
     private static void printLoad(LoadResult lr, org.latencylab.engine.run.ExperimentSpec spec, PrintWriter out) {
         LoadTotals t = lr.totals();
-        // achieved and goodput: sends in the measured scheduling window (LoadTotals), not the step's wall span that
-        // the "requests:" line below divides by (that one also runs until the last measured response ended)
-        out.printf(Locale.ROOT, "%s%s achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
-                        + " measured window (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s%n",
-                loadShape(t, spec), t.mode() == org.latencylab.engine.load.LoadMode.OPEN ? "," : ":",
-                t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(),
-                t.excluded(), t.stopReason() == null ? "" : "; stopped: " + t.stopReason());
+        out.println(loadLine(loadShape(t, spec), t.mode() == org.latencylab.engine.load.LoadMode.OPEN,
+                t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(), t.excluded(), t.stopReason()));
         if (t.ttft() != null && t.ttft().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: TTFT %s, E2E %s (from the intended start)%n",
                     Units.ms(t.ttft().jitterMs()), Units.ms(t.e2e().jitterMs()));
@@ -220,15 +215,114 @@ public final class ConsoleReport {
      *         rate, its concurrency: {@code closed loop, 64 streams} (with the think time when there is one)
      */
     static String loadShape(LoadTotals t, org.latencylab.engine.run.ExperimentSpec spec) {
-        if (t.mode() == org.latencylab.engine.load.LoadMode.OPEN) {
-            return String.format(Locale.ROOT, "open loop: target %.1f req/s", t.targetRateRps());
+        org.latencylab.engine.load.LoadSpec l = spec instanceof org.latencylab.engine.load.LoadSpec ls ? ls : null;
+        return loadShape(t.mode() == org.latencylab.engine.load.LoadMode.OPEN, t.targetRateRps(),
+                l == null || l.concurrency() == null ? 0 : l.concurrency(), l == null ? null : l.thinkTime());
+    }
+
+    /**
+     * What a load step held to, from its figures (the console's live result and the HTML report's {@code run.json}
+     * alike).
+     *
+     * @param open          whether the step was an open loop
+     * @param targetRateRps an open loop's target rate, requests/s (ignored for a closed loop)
+     * @param streams       a closed loop's concurrency, or 0 (or less) when unknown
+     * @param thinkTime     a closed loop's think time, or null (or zero) for none
+     * @return {@code open loop: target 40.0 req/s}, {@code closed loop, 64 streams},
+     *         {@code closed loop, 2 streams, think time 50.0 ms} or {@code closed loop}
+     */
+    static String loadShape(boolean open, double targetRateRps, int streams, java.time.Duration thinkTime) {
+        if (open) {
+            return String.format(Locale.ROOT, "open loop: target %.1f req/s", targetRateRps);
         }
-        if (spec instanceof org.latencylab.engine.load.LoadSpec l && l.concurrency() != null) {
-            boolean think = l.thinkTime() != null && !l.thinkTime().isZero();
-            return "closed loop, " + l.concurrency() + (l.concurrency() == 1 ? " stream" : " streams")
-                    + (think ? ", think time " + Units.ms(l.thinkTime().toNanos() / 1e6) : "");
+        if (streams > 0) {
+            boolean think = thinkTime != null && !thinkTime.isZero();
+            return "closed loop, " + streams + (streams == 1 ? " stream" : " streams")
+                    + (think ? ", think time " + Units.ms(thinkTime.toNanos() / 1e6) : "");
         }
         return "closed loop";
+    }
+
+    /**
+     * A load step's line, as the console and the HTML report write it. Achieved rate and goodput count sends in the
+     * measured scheduling window ({@link LoadTotals}), not the step's wall span that the {@link #requestsLine}
+     * divides by (that one also runs until the last measured response ended).
+     *
+     * @param shape           what the step held to ({@link #loadShape(boolean, double, int, java.time.Duration)})
+     * @param open            whether the step was an open loop (its shape is followed by a comma, a closed loop's
+     *                        by a colon)
+     * @param achievedRps     achieved send rate in the measured window, requests/s
+     * @param goodputRps      goodput in the measured window, requests/s
+     * @param measuredSeconds length of the measured window, seconds
+     * @param dropped         arrivals not sent (dropped at a cap)
+     * @param excluded        requests of the warmup and cooldown, not in the statistics
+     * @param stopReason      why the step stopped, or null (or empty) when not known
+     * @return one line without a line break, rates with one decimal
+     */
+    static String loadLine(String shape, boolean open, double achievedRps, double goodputRps, double measuredSeconds,
+                           long dropped, long excluded, String stopReason) {
+        return String.format(Locale.ROOT, "%s%s achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
+                        + " measured window (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s",
+                shape, open ? "," : ":", achievedRps, goodputRps, measuredSeconds, dropped, excluded,
+                stopReason == null || stopReason.isEmpty() ? "" : "; stopped: " + stopReason);
+    }
+
+    /**
+     * A step's request counts, with their rates when any request succeeded, as the console and the HTML report write
+     * them. The rates divide by the wall span of the step's measured requests: the first (intended) start to the
+     * last response end.
+     *
+     * @param sent             measured requests sent
+     * @param ok               of them, succeeded
+     * @param failed           of them, failed
+     * @param cancelled        of them, cancelled (still in flight when the step stopped)
+     * @param requestsPerS     requests per second over the wall span
+     * @param outputTokensPerS output tokens per second over the wall span
+     * @param wallSpanSeconds  the wall span, seconds; when it is not a finite number (a summary that does not
+     *                         carry it) the rates are given without it
+     * @return e.g. {@code requests: 27 sent, 21 ok, 0 failed, 6 cancelled; 12.1 req/s and 1409 output tokens/s over
+     *         2.24 s from the first start to the last response end}; only the counts when none succeeded
+     */
+    static String requestsLine(long sent, long ok, long failed, long cancelled, double requestsPerS,
+                               double outputTokensPerS, double wallSpanSeconds) {
+        String counts = countsLine(sent, ok, failed, cancelled);
+        if (ok == 0) {
+            return counts;
+        }
+        return counts + String.format(Locale.ROOT, "; %.1f req/s and %.0f output tokens/s", requestsPerS,
+                outputTokensPerS) + (Double.isFinite(wallSpanSeconds) ? String.format(Locale.ROOT,
+                " over %.2f s from the first start to the last response end", wallSpanSeconds) : "");
+    }
+
+    /**
+     * A step's request counts alone (a step judged per part, or one where nothing succeeded, shows no pooled rate).
+     *
+     * @param sent      measured requests sent
+     * @param ok        of them, succeeded
+     * @param failed    of them, failed
+     * @param cancelled of them, cancelled
+     * @return e.g. {@code requests: 20 sent, 0 ok, 0 failed, 20 cancelled}
+     */
+    static String countsLine(long sent, long ok, long failed, long cancelled) {
+        return String.format(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled", sent, ok, failed,
+                cancelled);
+    }
+
+    /**
+     * The note under a step's percentiles when some of its requests were cancelled, as the console and the HTML
+     * report write it.
+     *
+     * @param cancelled the step's cancelled measured requests
+     * @return the note without the console's {@code note: } prefix, or empty when {@code cancelled} is 0 or less
+     */
+    static String cancelledNote(long cancelled) {
+        if (cancelled <= 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%s left out of the percentiles above; %s still in flight when the step"
+                        + " stopped (the latest sent and any that had been waiting long), so the tail may be"
+                        + " understated", cancelled == 1 ? "the cancelled request is"
+                        : "the " + cancelled + " cancelled requests are", cancelled == 1 ? "it was" : "they were");
     }
 
     /**
@@ -319,8 +413,7 @@ public final class ConsoleReport {
     }
 
     private static void printCounts(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
-        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled%n", s.sent(), s.succeeded(), s.failed(),
-                s.cancelled());
+        out.println(countsLine(s.sent(), s.succeeded(), s.failed(), s.cancelled()));
         printErrors(s, examples, out);
     }
 
@@ -409,16 +502,10 @@ public final class ConsoleReport {
         }
         printSlos(s, out);
         // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests
-        out.printf(Locale.ROOT, "requests: %d sent, %d ok, %d failed, %d cancelled; %.1f req/s and %.0f output tokens/s"
-                        + " over %.2f s from the first start to the last response end%n", s.sent(), s.succeeded(),
-                s.failed(), s.cancelled(), s.requestsPerSecond(), s.outputTokensPerSecond(),
-                Nanos.toSeconds(s.wallSpanNanos()));
+        out.println(requestsLine(s.sent(), s.succeeded(), s.failed(), s.cancelled(), s.requestsPerSecond(),
+                s.outputTokensPerSecond(), Nanos.toSeconds(s.wallSpanNanos())));
         if (s.cancelled() > 0) {
-            out.printf(Locale.ROOT, "note: %s left out of the percentiles above; %s still in flight when the step"
-                    + " stopped (the latest sent and any that had been waiting long), so the tail may be understated%n",
-                    s.cancelled() == 1
-                    ? "the cancelled request is" : "the " + s.cancelled() + " cancelled requests are",
-                    s.cancelled() == 1 ? "it was" : "they were");
+            out.println("note: " + cancelledNote(s.cancelled()));
         }
         printErrors(s, examples, out);
         for (String w : s.warnings()) {

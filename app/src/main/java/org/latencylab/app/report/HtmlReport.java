@@ -406,19 +406,25 @@ public final class HtmlReport {
             a("<td>").t(Units.ms(m.path("max_ms").asDouble(Double.NaN))).a("</td></tr>\n");
         });
         a("</table>\n");
-        StringBuilder line = new StringBuilder();
-        line.append(String.format(Locale.ROOT, "%d sent, %d succeeded, %d failed; %.2f req/s; %.1f output tokens/s",
-                summary.path("sent").asLong(), summary.path("succeeded").asLong(), summary.path("failed").asLong(),
-                summary.path("requests_per_s").asDouble(), summary.path("output_tokens_per_s").asDouble()));
+        // the console's line and note (ConsoleReport), from the same figures as run.json keeps them
+        long cancelled = summary.path("cancelled").asLong();
+        a("<p>").t(ConsoleReport.requestsLine(summary.path("sent").asLong(), summary.path("succeeded").asLong(),
+                summary.path("failed").asLong(), cancelled, summary.path("requests_per_s").asDouble(),
+                summary.path("output_tokens_per_s").asDouble(), summary.path("wall_span_s").asDouble(Double.NaN)))
+                .a("</p>\n");
+        if (cancelled > 0 && summary.path("succeeded").asLong() > 0) {
+            a("<p>Note: ").t(ConsoleReport.cancelledNote(cancelled)).a(".</p>\n");
+        }
         if (summary.hasNonNull("tier")) {
-            line.append("; ").append(summary.path("tier").asText()).append(" on P95 ")
+            StringBuilder line = new StringBuilder();
+            line.append(summary.path("tier").asText()).append(" on P95 ")
                     .append(MetricNames.name(summary.path("tier_metric").asText()));
             if (clientSaturated) {
                 line.append(" as measured, not a verdict on the server: the client was saturated (see its trust"
                         + " check)");
             }
+            a("<p>").t(line.toString()).a("</p>\n");
         }
-        a("<p>").t(line.toString()).a("</p>\n");
         for (JsonNode slo : summary.path("slos")) {
             boolean ok = slo.path("passed").asBoolean();
             a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(MetricNames.name(slo.path("metric").asText())).a(" ≤ ")
@@ -695,30 +701,28 @@ public final class HtmlReport {
     }
 
     /**
-     * The console's load line for a load step read from {@code run.json}: what it held to (open loop: target rate;
-     * closed loop: streams and think time), the achieved rate and goodput in the measured window, dropped and excluded
-     * requests and why it stopped.
+     * The console's load line for a load step read from {@code run.json} ({@link ConsoleReport#loadLine}, the same
+     * text): what it held to (open loop: target rate; closed loop: streams and think time), the achieved rate and
+     * goodput in the measured window, dropped and excluded requests and why it stopped.
      *
      * @param totals the step's {@code result.totals}
      * @param spec   the step's {@code spec} (a closed loop's concurrency and think time)
      * @return one line of text, rates in req/s
      */
     static String loadLine(JsonNode totals, JsonNode spec) {
-        String shape;
-        if ("open".equals(totals.path("mode").asText())) {
-            shape = String.format(Locale.ROOT, "open loop: target %.1f req/s,", totals.path("targetRateRps").asDouble());
-        } else {
-            int streams = spec.path("concurrency").asInt(0);
-            String think = spec.path("thinkTime").asText("");
-            shape = "closed loop" + (streams > 0 ? ", " + streams + (streams == 1 ? " stream" : " streams") : "")
-                    + (think.isEmpty() || think.equals("0s") || think.equals("PT0S") ? "" : ", think time " + think)
-                    + ":";
+        boolean open = "open".equals(totals.path("mode").asText());
+        java.time.Duration think = null;
+        if (spec.hasNonNull("thinkTime")) {
+            try {
+                think = org.latencylab.engine.run.DurationText.parse(spec.path("thinkTime").asText());
+            } catch (IllegalArgumentException e) {
+                think = null; // not a duration of ours: the shape without it
+            }
         }
         String stop = totals.path("stopReason").asText("");
-        return String.format(Locale.ROOT, "%s achieved %.1f req/s and goodput %.1f req/s in the %.1f s measured window"
-                        + " (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s", shape,
-                totals.path("achievedRateRps").asDouble(), totals.path("goodputRps").asDouble(),
-                totals.path("measuredSeconds").asDouble(), totals.path("dropped").asLong(),
-                totals.path("excluded").asLong(), stop.isEmpty() ? "" : "; stopped: " + stop);
+        return ConsoleReport.loadLine(ConsoleReport.loadShape(open, totals.path("targetRateRps").asDouble(),
+                        spec.path("concurrency").asInt(0), think), open, totals.path("achievedRateRps").asDouble(),
+                totals.path("goodputRps").asDouble(), totals.path("measuredSeconds").asDouble(),
+                totals.path("dropped").asLong(), totals.path("excluded").asLong(), stop);
     }
 }

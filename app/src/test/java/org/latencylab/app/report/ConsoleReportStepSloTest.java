@@ -121,4 +121,52 @@ class ConsoleReportStepSloTest {
         assertThat(open).contains("measured window (warmup/cooldown excluded)").contains("stopped: duration");
         assertThat(closed).contains("goodput").doesNotContain("target 0.0");
     }
+
+    @Test
+    void theHtmlReportGivesEachLoadStepTheConsolesRequestsLineWithItsCancelledCount(@TempDir Path dir)
+            throws Exception {
+        // the open loop's last requests (150 tokens, over 0.6 s each) are still in flight 300 ms after its 2 s
+        // schedule, and are cancelled; the closed loop's think time is written as the console writes a duration
+        String scenario = """
+                format: 1
+                name: cancelled-and-think
+                endpoint: {builtin: sim, profile: small-fast}
+                client: {totalTimeout: 30s, maxRetries: 0}
+                experiments:
+                  - {type: load, rate: 12, arrival: constant, duration: 2s, warmup: 0s, drainTimeout: 300ms,
+                     contextTokens: 64, maxOutputTokens: 150}
+                  - {type: load, concurrency: 2, thinkTime: 50ms, duration: 1s, warmup: 0s, maxOutputTokens: 4}
+                """;
+        RunSpec spec = StepCatalog.loader().parse(new ByteArrayInputStream(scenario.getBytes(StandardCharsets.UTF_8)),
+                "cancelled-and-think.yaml");
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(60));
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        long cancelled = r.steps().get(0).stats().cancelled();
+        assertThat(cancelled).as("the open loop's last requests are cancelled").isPositive();
+        assertThat(r.steps().get(0).stats().succeeded()).isPositive();
+        StringWriter console = new StringWriter();
+        ConsoleReport.print(r, List.of(), new PrintWriter(console, true));
+        String page = java.nio.file.Files.readString(
+                HtmlReport.write(List.of(dir.resolve("run")), 0, dir.resolve("report.html")));
+
+        for (RunResult.StepOutcome step : r.steps()) {
+            String text = console.toString();
+            String consoleStep = text.substring(text.indexOf("== " + step.label() + " ("));
+            consoleStep = consoleStep.substring(0, consoleStep.indexOf("\n\n") < 0 ? consoleStep.length()
+                    : consoleStep.indexOf("\n\n"));
+            int at = page.indexOf("<h3>Step " + step.label() + " (");
+            int next = page.indexOf("<h3>", at + 1);
+            String htmlStep = page.substring(at, next < 0 ? page.length() : next);
+            // the same load line, requests line and cancelled note as the console, figure for figure
+            List<String> shared = consoleStep.lines().filter(l -> l.startsWith("open loop:")
+                    || l.startsWith("closed loop") || l.startsWith("requests:") || l.startsWith("note: the ")).toList();
+            assertThat(shared).as(consoleStep).hasSizeGreaterThanOrEqualTo(2);
+            for (String line : shared) {
+                assertThat(htmlStep).as(step.label()).contains(line.replaceFirst("^note: ", ""));
+            }
+        }
+        assertThat(console.toString()).contains("closed loop, 2 streams, think time 50.0 ms: achieved ")
+                .contains(cancelled + " cancelled; ").contains("the " + cancelled + " cancelled requests are left out");
+    }
 }

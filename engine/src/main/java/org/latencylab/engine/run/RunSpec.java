@@ -67,10 +67,25 @@ public record RunSpec(String name, TargetSpec target, ClientOptions client, Stat
         java.util.Map<String, Integer> seen = new java.util.HashMap<>();
         List<String> out = new java.util.ArrayList<>();
         for (ExperimentSpec e : experiments) {
-            int k = seen.merge(e.type(), 1, Integer::sum);
-            out.add(k == 1 ? e.type() : e.type() + k);
+            out.add(stepLabel(e.type(), seen.merge(e.type(), 1, Integer::sum)));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The label a step gets ({@link #stepLabels}): its type, numbered from the second step of that type on. A scenario
+     * cannot choose it (the scenario reader refuses a {@code label} field with this name).
+     *
+     * @param type the step's scenario {@code type}, e.g. {@code load}
+     * @param nth  which step of that type it is, from 1
+     * @return {@code type} for the first, else {@code type} followed by {@code nth} ({@code load2})
+     * @throws IllegalArgumentException when {@code nth} is below 1
+     */
+    public static String stepLabel(String type, int nth) {
+        if (nth < 1) {
+            throw new IllegalArgumentException("nth must be >= 1, was " + nth);
+        }
+        return nth == 1 ? type : type + nth;
     }
 
     /** @return total requests planned, or -1 when a step is time-bounded */

@@ -51,6 +51,9 @@ import java.util.TreeSet;
  * {@code tokenizer}, {@code corpus}, {@code seed}, {@code experiments} (a list; {@code type} selects the kind:
  * {@code probe}, {@code sweep}, and every type added with {@link #registerType}).
  *
+ * <p>Steps take no {@code label}: each is named by its type and its place among the steps of that type
+ * ({@link RunSpec#stepLabels()}), and a {@code label} field is refused with the name the step gets.
+ *
  * <p>Every error is an {@link IllegalArgumentException} whose message starts with the file name and names the
  * field, e.g. {@code quick.yaml: experiments[0].concurrency: concurrency must be >= 1, was 0}.
  * Thread-safe after construction (registration is expected before use).
@@ -280,6 +283,7 @@ public final class ScenarioLoader {
                     + "[{type: probe, requests: 100, concurrency: 4}]");
         }
         List<ExperimentSpec> out = new ArrayList<>();
+        Map<String, Integer> seen = new java.util.HashMap<>();
         for (int i = 0; i < n.size(); i++) {
             String at = "experiments[" + i + "]";
             JsonNode e = n.get(i);
@@ -292,6 +296,14 @@ public final class ScenarioLoader {
             if (cls == null) {
                 throw new IllegalArgumentException(file + ": field '" + at + ".type' is '" + type
                         + "', expected one of " + types.keySet());
+            }
+            int nth = seen.merge(type, 1, Integer::sum);
+            if (e.has("label")) {
+                // a step's name is derived (RunSpec.stepLabels) wherever a run is read back: it cannot be chosen
+                throw new IllegalArgumentException(file + ": field '" + at + ".label': a step cannot be given a"
+                        + " label; steps are named by their type and place (load, load2, ...), this one '"
+                        + RunSpec.stepLabel(type, nth) + "'; remove the field (a comment can say what the step is"
+                        + " for)");
             }
             ObjectNode body = e.deepCopy();
             body.remove("type");

@@ -188,6 +188,22 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void aStepLabelIsRefusedAtItsFieldWithTheNameTheStepGets() {
+        String base = "name: x\nendpoint: {builtin: sim}\nexperiments:\n";
+        // a load step, as any other kind: the name is derived from the type and the place among steps of that type
+        assertThat(error(base + "  - {type: load, rate: 5, duration: 2s}\n"
+                + "  - {type: load, label: warm, concurrency: 2, duration: 2s}\n"))
+                .startsWith("s.yaml: field 'experiments[1].label': a step cannot be given a label;")
+                .contains("this one 'load2'").contains("remove the field");
+        assertThat(error(base + "  - {type: probe, label: quick, requests: 2}\n"))
+                .startsWith("s.yaml: field 'experiments[0].label': a step cannot be given a label;")
+                .contains("this one 'probe'");
+        // the names a run gives its steps are the ones the message promises
+        assertThat(parse(base + "  - {type: load, rate: 5, duration: 2s}\n"
+                + "  - {type: load, concurrency: 2, duration: 2s}\n").stepLabels()).containsExactly("load", "load2");
+    }
+
+    @Test
     void missingFileIsNamed(@TempDir Path dir) {
         Path f = dir.resolve("nope.yaml");
         assertThatThrownBy(() -> StepCatalog.loader().load(f)).isInstanceOf(IllegalArgumentException.class)
