@@ -233,8 +233,8 @@ public final class TrustMonitor {
             message = latencies
                     ? String.format(Locale.ROOT, "client saturated: latencies above P%s are not trustworthy; %s",
                     trim(trustedUpTo), why)
-                    : String.format(Locale.ROOT, "client saturated (no request succeeded, so there are no latencies"
-                    + " to qualify); %s", why);
+                    : String.format(Locale.ROOT, "client saturated (no latency to qualify:"
+                    + " none was measured); %s", why);
         } else {
             boolean fewLagged = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;
             message = String.format(Locale.ROOT, "client kept up: hiccup P99 = %s, max %s%s%s", ms(p99), ms(max),
