@@ -133,6 +133,28 @@ final class MeasuringJvm {
      * @return JVM options in order; never null
      */
     static List<String> options(int feature, Path aotCache, int concurrency) {
+        return options(feature, aotCache, concurrency, false);
+    }
+
+    /**
+     * The options of a measuring JVM, or of a simulator process.
+     *
+     * <p>A standalone simulator ({@code sim}, also the one {@code calibrate} starts) runs without {@link #JIT}: it
+     * measures nothing itself, it serves other processes, and C2's code halves its CPU per request. Against the
+     * {@code zero-latency} profile, driven by an open loop of 2,000 streaming requests/s (8 output tokens) from
+     * another process on a 2-core machine, the simulator used 15.0–17.1 s of CPU per 15 s run with C1 only (three
+     * runs: 0.50–0.57 ms per request, more than the client's 0.40 ms) and 7.8–9.2 s with C2 (two runs); the client's
+     * TTFT P99 went from 12–1,390 ms to 3.4–3.7 ms and its dispatch-lag P99 from 6.7–61 ms to 4.4–5.0 ms. Its
+     * warm-up waits for C2 before it says it is ready ({@code SimWarmUp}).
+     *
+     * @param feature     {@link Runtime.Version#feature()}, e.g. 21 or 25
+     * @param aotCache    an AOT cache file to use (JDK 25+ only), or null
+     * @param concurrency the largest closed-loop concurrency of the command ({@link #concurrency}), >= 1
+     * @param simulator   true for a standalone {@code sim}: the JVM's own tiered compilation instead of {@link #JIT}
+     *                    (see above)
+     * @return JVM options in order; never null
+     */
+    static List<String> options(int feature, Path aotCache, int concurrency, boolean simulator) {
         List<String> o = new ArrayList<>();
         o.add("-XX:+UseZGC");
         if (feature < 23) {
@@ -143,7 +165,9 @@ final class MeasuringJvm {
         if (concurrency > HEAP_BASE_CONCURRENCY) {
             o.addAll(TLAB); // with the heap that grows above this concurrency (see TLAB)
         }
-        o.add(JIT);
+        if (!simulator) {
+            o.add(JIT);
+        }
         o.add("-Djdk.virtualThreadScheduler.parallelism=" + carriers(Runtime.getRuntime().availableProcessors()));
         if (feature >= 24) {
             o.add("--enable-native-access=ALL-UNNAMED");
@@ -347,7 +371,8 @@ final class MeasuringJvm {
                 cmd.add(a);
             }
         }
-        cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath), concurrency)));
+        cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath), concurrency,
+                args.length >= 1 && args[0].equals("sim"))));
         cmd.add("-D" + MARK + "=true");
         cmd.add("-cp");
         cmd.add(classPath);

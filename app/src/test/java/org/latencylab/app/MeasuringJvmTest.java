@@ -72,6 +72,17 @@ class MeasuringJvmTest {
     }
 
     @Test
+    void aStandaloneSimulatorCompilesWithC2WhileMeasuringCommandsUseC1Only() throws Exception {
+        assertThat(MeasuringJvm.options(25, null, 1024, true)).doesNotContain(MeasuringJvm.JIT)
+                .contains("-XX:+UseZGC", MeasuringJvm.GC_THREADS);
+        assertThat(MeasuringJvm.options(25, null, 1024, false)).contains(MeasuringJvm.JIT);
+        assertThat(MeasuringJvm.options(25, null, 64)).contains(MeasuringJvm.JIT);
+        // the launcher script leaves C1-only out for `sim` too
+        String script = Files.readString(Path.of("src/main/dist/latencylab"));
+        assertThat(script).contains("[ \"$command\" = sim ] || set -- " + MeasuringJvm.JIT + " ");
+    }
+
+    @Test
     void onlyClosedLoopsAboveTheBaseConcurrencyGetFixedAllocationBuffers() {
         assertThat(MeasuringJvm.options(25, null, 1024)).containsSubsequence(MeasuringJvm.TLAB);
         assertThat(MeasuringJvm.options(25, null, MeasuringJvm.HEAP_BASE_CONCURRENCY))

@@ -107,6 +107,11 @@ public final class SimMain {
     public static int serve(SimProfile profile, SimOptions options, PrintStream out, PrintStream err,
                             CountDownLatch stop) throws InterruptedException {
         if (SimWarmUp.enabled()) {
+            if (SimWarmUp.c2Enabled()) { // the long warm-up: say why nothing is served yet
+                err.printf(java.util.Locale.ROOT, "warming up the simulator's own code before serving (at most %d s)%n",
+                        (SimWarmUp.C2_LIMIT_MILLIS + SimWarmUp.SETTLE_LIMIT_MILLIS) / 1000);
+                err.flush();
+            }
             SimWarmUp.run(); // before the port is bound: a client waiting for "ready on" meets compiled code
         }
         SimServer server;
