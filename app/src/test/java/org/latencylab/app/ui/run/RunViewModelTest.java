@@ -78,7 +78,11 @@ class RunViewModelTest {
         assertThat(d.cdfs().get("ttft").valuesMs()).hasSize(30);
         assertThat(ui.call(() -> vm.progressProperty().get())).isEqualTo(1.0);
         assertThat(ui.call(() -> vm.progressTextProperty().get())).startsWith("completed · 30 requests");
-        assertThat(ui.call(() -> results.tierProperty().get())).matches("Tier-\\d \\(P95 TTFT .*\\)");
+        // a cold test JVM on a busy 2-core machine may really be saturated (class loading, the toolkit's start): then,
+        // and only then, the tier says so
+        boolean saturated = d.trust() != null && d.trust().saturated();
+        assertThat(ui.call(() -> results.tierProperty().get()))
+                .matches("Tier-\\d \\(P95 TTFT .*\\)" + (saturated ? "; as measured, client saturated" : ""));
         assertThat(ui.call(() -> results.sloProperty().get())).contains("TTFT P95").contains("PASS");
         assertThat(ui.call(() -> results.errorsProperty().get())).startsWith("30 ok, 0 failed");
         List<SummaryRow> rows = ui.call(() -> List.copyOf(results.rows()));
