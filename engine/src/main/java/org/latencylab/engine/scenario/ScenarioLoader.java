@@ -119,7 +119,7 @@ public final class ScenarioLoader {
      *                                  file and field
      */
     public RunSpec load(Path file) {
-        String name = file.getFileName().toString();
+        String name = file.toString(); // as the user gave it: the message names the file they can open
         try (InputStream in = Files.newInputStream(file)) {
             return parse(in, name);
         } catch (NoSuchFileException e) {

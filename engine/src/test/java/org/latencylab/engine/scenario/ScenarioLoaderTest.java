@@ -211,6 +211,16 @@ class ScenarioLoaderTest {
     }
 
     @Test
+    void aMalformedFileIsNamedByThePathItWasGiven(@TempDir Path dir) throws Exception {
+        // two scenarios of the same name in different folders: the message must say which one
+        Path f = Files.createDirectories(dir.resolve("team-a")).resolve("s.yaml");
+        Files.writeString(f, "format: 1\nname: x\nendpoint: {builtin: sim, profile: zero-latency}\n"
+                + "experiments:\n  - {type: probe, requests: 5, concurency: 2}\n");
+        assertThatThrownBy(() -> StepCatalog.loader().load(f)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(f + ": field 'experiments[0].concurency' is unknown");
+    }
+
+    @Test
     void readsJsonToo(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("s.json");
         Files.writeString(f, """
