@@ -128,7 +128,7 @@ final class RunExecution {
     static final class ProgressPrinter implements RunListener {
         private static final long ETA_AFTER_NANOS = 3_000_000_000L;
         private final PrintWriter err;
-        private final boolean tty = System.console() != null;
+        private final boolean tty;
         private final Eta.Steps eta;
         private long lastPrintNanos;
         private int width;
@@ -138,8 +138,18 @@ final class RunExecution {
          * @param eta the run's time left, step by step
          */
         ProgressPrinter(PrintWriter err, Eta.Steps eta) {
+            this(err, eta, System.console() != null);
+        }
+
+        /**
+         * @param err where the lines go
+         * @param eta the run's time left, step by step
+         * @param tty true to rewrite one line in place ({@code \r}), false for a line every 2 s (logs)
+         */
+        ProgressPrinter(PrintWriter err, Eta.Steps eta, boolean tty) {
             this.err = err;
             this.eta = eta;
+            this.tty = tty;
         }
 
         @Override
@@ -155,12 +165,14 @@ final class RunExecution {
             String etaText = s.finished() || s.measuringNanos() < ETA_AFTER_NANOS ? ""
                     : Eta.label(left, eta.overrun());
             String etaCell = etaText.isEmpty() ? "" : "  " + etaText;
-            String line = String.format(Locale.ROOT, "%-14s %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s%s",
+            String line = String.format(Locale.ROOT, "%-14s run %6d%s done  %5d ok  %4d failed  %3d in flight  %6.1f s%s",
                     label(s), s.completed(), planned, s.succeeded(), s.failed(),
                     s.inFlight(), Nanos.toSeconds(s.elapsedNanos()), etaCell);
             if (tty) {
-                line = String.format(Locale.ROOT, "%-" + width + "s", line); // wipe a longer previous line
-                width = Math.max(width, line.length());
+                if (line.length() < width) {
+                    line = line + " ".repeat(width - line.length()); // wipe a longer previous line
+                }
+                width = line.length();
             }
             synchronized (err) {
                 err.print(tty ? "\r" + line : line + "\n");
