@@ -268,7 +268,7 @@ class CommandLineTest {
         assertThat(again.code()).as(again.err()).isEqualTo(ExitCodes.SLO_FAILED);
         assertThat(again.out()).contains("SLOs: FAILED (exit status 1)");
         // the progress lines name the step, and the last one (the run's totals) says so, never "-"
-        List<String> progress = r.err().lines().filter(l -> l.matches("^\\S+ +\\d+ done .*")).toList();
+        List<String> progress = r.err().lines().filter(l -> l.matches("^\\S+ +run +\\d+(/\\d+)? done .*")).toList();
         assertThat(progress).isNotEmpty().noneMatch(l -> l.startsWith("- "));
         assertThat(progress.get(progress.size() - 1)).startsWith("total ");
         assertThat(progress.subList(0, progress.size() - 1)).allMatch(l -> l.startsWith("load "));
