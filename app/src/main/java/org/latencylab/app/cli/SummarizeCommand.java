@@ -44,6 +44,9 @@ final class SummarizeCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (!Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + ": no such directory");
+        }
         if (!Files.isRegularFile(dir.resolve(RunFiles.RUN_JSON))) {
             throw new IllegalArgumentException(dir + ": not a run directory (no " + RunFiles.RUN_JSON + ")");
         }

@@ -21,6 +21,16 @@ class WorkflowCommandsTest {
     }
 
     @Test
+    void summarizeTellsAMissingFolderFromAFolderWithoutARun(@TempDir Path dir) {
+        CommandLineTest.Result missing = run("summarize", dir.resolve("nothere").toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(missing.err()).contains(dir.resolve("nothere") + ": no such directory");
+        CommandLineTest.Result empty = run("summarize", dir.toString());
+        assertThat(empty.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(empty.err()).contains(dir + ": not a run directory (no run.json)");
+    }
+
+    @Test
     void importedRunsAreComparedAndJudgedAgainstAnSlaMatrix(@TempDir Path dir) {
         CommandLineTest.Result v = run("import", imports().resolve("vllm-bench-serve-detailed.json").toString(), "--out",
                 dir.resolve("vllm").toString());

@@ -120,6 +120,9 @@ public final class ScenarioLoader {
      */
     public RunSpec load(Path file) {
         String name = file.toString(); // as the user gave it: the message names the file they can open
+        if (Files.isDirectory(file)) {
+            throw new IllegalArgumentException(file + ": is a directory, not a scenario file");
+        }
         try (InputStream in = Files.newInputStream(file)) {
             return parse(in, name);
         } catch (NoSuchFileException e) {

@@ -218,6 +218,9 @@ class ScenarioLoaderTest {
                 + "experiments:\n  - {type: probe, requests: 5, concurency: 2}\n");
         assertThatThrownBy(() -> StepCatalog.loader().load(f)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(f + ": field 'experiments[0].concurency' is unknown");
+        // a folder given for a scenario says so, without an exception's name
+        assertThatThrownBy(() -> StepCatalog.loader().load(f.getParent())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(f.getParent() + ": is a directory, not a scenario file");
     }
 
     @Test
