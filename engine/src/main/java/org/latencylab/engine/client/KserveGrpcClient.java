@@ -148,10 +148,13 @@ final class KserveGrpcClient implements AutoCloseable {
             callOptions = callOptions.withDeadlineAfter(options.totalTimeout().toNanos(), TimeUnit.NANOSECONDS);
         }
         LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        // read before newCall: on a new (idle) channel newCall already starts name resolution and the connect, and a
+        // thread preempted right after it found the channel READY, recording no connect phase for a cold request
+        boolean ready = channel.getState(false) == ConnectivityState.READY;
         ClientCall<ModelInferRequest, Object> call = newCall(channel, method, callOptions);
 
         b.sendNanos = System.nanoTime();
-        if (channel.getState(false) != ConnectivityState.READY) {
+        if (!ready) {
             b.connectStartNanos = b.sendNanos;
             if (!awaitReady(channel, b)) {
                 return;
