@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Warms a simulator process's own request path before it says it is ready: streams small requests over loopback,
- * with the JDK's {@link HttpClient}, to a throw-away in-process simulator of the {@code zero-latency} profile (so that
+ * with the JDK's {@link HttpClient}, to throw-away in-process simulators of the {@code zero-latency} profile (so that
  * the served simulator's metrics and random streams are untouched), until the just-in-time compiler has compiled
  * the handler, the dialects and the event writer.
  *
@@ -20,6 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * in its first second (its handler code still interpreted), against 2–4 ms once warm; a benchmark started right after
  * the simulator measured the simulator's start, not the client. Turned off with the system property
  * {@code latencylab.jitWarmUp=false} (as the client's own warm-up; the test suites do).
+ *
+ * <p>Requests alternate between a simulator that stamps its events and one that does not (non-streaming ones, 2 in 8,
+ * go to both), so both kinds of served simulator meet compiled code.
  *
  * <p>A simulator process whose JVM runs the optimising compiler (C2: a standalone {@code latencylab sim}, see the app's
  * {@code MeasuringJvm}) gets a longer warm-up ({@link #C2_REQUESTS} requests, at most {@link #C2_LIMIT_MILLIS} ms) and
@@ -124,14 +127,25 @@ final class SimWarmUp {
      * @return requests answered with status 200
      */
     static int run(int requests, long limitMillis) {
-        SimServer sim;
+        // two throw-away simulators, one stamping its events and one not, with requests alternating between them:
+        // both sides of the writer's stamping branch get compiled (a branch never taken while C2 profiled it becomes
+        // a trap, and the first stamping event of `calibrate`'s simulator would deoptimise and recompile the writer)
+        SimServer plain;
+        SimServer stamping;
         try {
-            sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().build());
+            plain = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().build());
         } catch (RuntimeException e) {
             return 0;
         }
-        try (sim; HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
-            URI uri = URI.create(sim.baseUrl() + "/v1/chat/completions");
+        try {
+            stamping = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.builder().stamping(true).build());
+        } catch (RuntimeException e) {
+            plain.close();
+            return 0;
+        }
+        try (plain; stamping; HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            URI[] uris = {URI.create(plain.baseUrl() + "/v1/chat/completions"),
+                URI.create(stamping.baseUrl() + "/v1/chat/completions")};
             long deadline = System.nanoTime() + limitMillis * 1_000_000L;
             AtomicInteger next = new AtomicInteger();
             AtomicInteger ok = new AtomicInteger();
@@ -142,9 +156,9 @@ final class SimWarmUp {
                     workers.execute(() -> {
                         int i;
                         while ((i = next.getAndIncrement()) < requests && System.nanoTime() < deadline) {
-                            HttpRequest request = HttpRequest.newBuilder(uri)
+                            HttpRequest request = HttpRequest.newBuilder(uris[i % 2])
                                     .header("Content-Type", "application/json")
-                                    .POST(HttpRequest.BodyPublishers.ofString(String.format(BODY, i % 8 != 0)))
+                                    .POST(HttpRequest.BodyPublishers.ofString(String.format(BODY, i % 8 >= 2)))
                                     .build();
                             try {
                                 HttpResponse<InputStream> r = http.send(request,
