@@ -142,9 +142,9 @@ final class MeasuringJvm {
      * <p>A standalone simulator ({@code sim}, also the one {@code calibrate} starts) runs without {@link #JIT}: it
      * measures nothing itself, it serves other processes, and C2's code halves its CPU per request. Against the
      * {@code zero-latency} profile, driven by an open loop of 2,000 streaming requests/s (8 output tokens) from
-     * another process on a 2-core machine, the simulator used 15.0–17.1 s of CPU per 15 s run with C1 only (three
-     * runs: 0.50–0.57 ms per request, more than the client's 0.40 ms) and 7.8–9.2 s with C2 (two runs); the client's
-     * TTFT P99 went from 12–1,390 ms to 3.4–3.7 ms and its dispatch-lag P99 from 6.7–61 ms to 4.4–5.0 ms. Its
+     * another process on a 2-core machine, the simulator used 15.0–16.1 s of CPU per 15 s run with C1 only (four runs
+     * without a profiler: 0.50–0.54 ms per request, more than the client's 0.36–0.40 ms) and 7.8–9.2 s with C2; the
+     * client's TTFT P99 went from 12–505 ms to 3.5–5.2 ms and its dispatch-lag P99 from 6.7–64 ms to 4.4–5.9 ms. Its
      * warm-up waits for C2 before it says it is ready ({@code SimWarmUp}).
      *
      * @param feature     {@link Runtime.Version#feature()}, e.g. 21 or 25
