@@ -273,12 +273,17 @@ final class MeasuringJvm {
             // without a load of its own, calibrate climbs its default ladder of closed loops
             max = java.util.Collections.max(org.latencylab.engine.calibration.Calibration.DEFAULT_LADDER);
         }
-        if (args.length >= 1 && args[0].equals("sim")) {
+        if (simulator(args)) {
             // a standalone simulator serves whatever other processes send it: with 288 MB, an open loop of 5,000
             // requests/s against a streaming profile ran it out of heap (thousands of requests in flight)
             max = Math.max(max, SIM_CONCURRENCY);
         }
         return max;
+    }
+
+    /** @return whether the command line runs the standalone simulator ({@code sim}) */
+    private static boolean simulator(String[] args) {
+        return args.length >= 1 && args[0].equals("sim");
     }
 
     private static int scenarioConcurrency(String[] args) {
@@ -372,7 +377,7 @@ final class MeasuringJvm {
             }
         }
         cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath), concurrency,
-                args.length >= 1 && args[0].equals("sim"))));
+                simulator(args))));
         cmd.add("-D" + MARK + "=true");
         cmd.add("-cp");
         cmd.add(classPath);

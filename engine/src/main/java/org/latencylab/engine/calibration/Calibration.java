@@ -46,9 +46,9 @@ import java.util.function.Consumer;
  *
  * <p>Figures per load: P50/P99/max of the event error; the TTFT error, i.e. the same error for each request's first
  * token event (the stamp-side part of a TTFT error: what the client adds after the server sent the first token);
- * dispatch-lag P99 (actual send − intended start); CPU time of this process per request (over the load's whole run,
- * its warm-up included; an unreported warm-up pass before the first load keeps class loading and JIT compilation
- * out of it); and the run's
+ * dispatch-lag P99 (actual send − intended start); CPU time of this process per request (while the load step
+ * measured: from its clock start to its last request's end, its warm-up phase included; an unreported warm-up pass
+ * before the first load keeps class loading and JIT compilation out of it); and the load step's
  * {@link TrustCheck}. Over a ladder of loads the report names the first load whose event-error P99 exceeds
  * {@value #ERROR_LIMIT_MS} ms.
  *
@@ -297,7 +297,9 @@ public final class Calibration {
         // the load step's own achieved rate: measured sends per second of the measured window
         double rps = result.steps().isEmpty() || !(result.steps().get(0).result() instanceof LoadResult lr)
                 ? Double.NaN : lr.totals().achievedRateRps();
-        TrustCheck trust = result.trust();
+        // the load step's own verdict: CPU, hiccups and waits while it measured (the run's also counts its set-up)
+        TrustCheck trust = result.steps().isEmpty() || result.steps().get(0).trust() == null ? result.trust()
+                : result.steps().get(0).trust();
         return new Level(load, ok, failed, events.getTotalCount(), p(events, 50), p(events, 99), max(events),
                 p(ttft, 50), p(ttft, 99), max(ttft), negative, lag.getTotalCount() == 0 ? Double.NaN : p(lag, 99),
                 trust == null ? Double.NaN : trust.cpuPerRequestMs(), rps, trust);

@@ -62,8 +62,12 @@ public final class RunEngine {
     private static final System.Logger LOG = System.getLogger(RunEngine.class.getName());
     /** Snapshot period in milliseconds (5 Hz). */
     public static final long SNAPSHOT_PERIOD_MILLIS = 200;
-    /** Longest sleep of the results sink thread between records, ns (a record wakes it at once; this is a backstop). */
-    static final long SINK_IDLE_PARK_NANOS = 50_000_000L;
+    /**
+     * Period of the results sink thread, ns: it applies ended requests to the log and the model every 10 ms. A request
+     * thread wakes nobody when it ends: waking the sink for each record cost a thread wake-up per request (about 25 µs
+     * of CPU on this project's 2-core reference machine, a virtual machine) and a system call on the request's thread.
+     */
+    static final long SINK_PERIOD_NANOS = 10_000_000L;
 
     private final Map<Class<?>, StepRunner<?>> runners = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -164,22 +168,21 @@ public final class RunEngine {
         private final Map<ErrorKind, LongAdder> errors = new EnumMap<>(ErrorKind.class);
         private final RunModel model;
         /**
-         * Ended requests on their way to the log and the model. Request threads only add their record and, when the
-         * sink thread sleeps, wake it ({@link #sinkLoop}); the sink thread applies the records to the log and the
-         * model in queue order (so both see the same order), under a lock that the run's thread also takes to drain
-         * what is left when a step ends. With a plain lock around the log and the model, a thousand request threads per
-         * second on two cores queued behind it for up to 200 ms each (JFR {@code jdk.JavaMonitorEnter}: 230 s of
-         * waiting in a 15 s run). When each request thread drained the queue itself (without waiting: whoever got the
-         * lock), the work still ran on the request threads at the moment they ended: in a 1,024-way probe that is the
-         * moment 1,024 streams end together and the server must read 1,024 new requests, and taking it off the request
-         * threads (skipping it, as an experiment) cut the server's delay in starting them from 37–64 to 12–28 ms (P50).
-         * One sink thread gets one thread's share of the CPU in such a burst and catches up in the quiet that follows.
+         * Ended requests on their way to the log and the model. Request threads only add their record (and wake
+         * nobody); the sink thread ({@link #sinkLoop}), every {@link RunEngine#SINK_PERIOD_NANOS} ns, applies the
+         * records to the log and the model in queue order (so both see the same order), under a lock that the run's
+         * thread also takes to drain what is left when a step ends. With a plain lock around the log and the model, a
+         * thousand request threads per second on two cores queued behind it for up to 200 ms each (JFR
+         * {@code jdk.JavaMonitorEnter}: 230 s of waiting in a 15 s run). When each request thread drained the queue
+         * itself (without waiting: whoever got the lock), the work still ran on the request threads at the moment they
+         * ended: in a 1,024-way probe that is the moment 1,024 streams end together and the server must read 1,024 new
+         * requests, and taking it off the request threads (skipping it, as an experiment) cut the server's delay in
+         * starting them from 37–64 to 12–28 ms (P50). One sink thread gets one thread's share of the CPU in such a
+         * burst and catches up in the quiet that follows.
          */
         private final ConcurrentLinkedQueue<RequestRecord> toSink = new ConcurrentLinkedQueue<>();
         /** Applies {@link #toSink} to the log and the model; started with the run, stopped at its end. */
         private volatile Thread sinkThread;
-        /** True while the sink thread waits for records (a request thread then wakes it). */
-        private volatile boolean sinkIdle;
         private volatile boolean sinkStop;
         private final java.util.concurrent.locks.ReentrantLock sinkLock = new java.util.concurrent.locks.ReentrantLock();
         private final ConcurrentLinkedQueue<RequestRecord> fresh = new ConcurrentLinkedQueue<>();
@@ -283,6 +286,7 @@ public final class RunEngine {
                     try {
                         result = run(e, label);
                     } finally {
+                        trust.stepStop(); // the step's last request ended: its statistics are not its load
                         sinkLock.lock();
                         try {
                             drainSinkLocked();
@@ -381,7 +385,7 @@ public final class RunEngine {
             return r.run(e, label, this);
         }
 
-        /** The sink thread: drains {@link #toSink} whenever records arrive, until {@link #stopSink}. */
+        /** The sink thread: drains {@link #toSink} every {@link RunEngine#SINK_PERIOD_NANOS} ns, until stopped. */
         private void sinkLoop() {
             while (!sinkStop) {
                 sinkLock.lock(); // waits while the run's thread ends a step (no spinning on a held lock)
@@ -390,12 +394,9 @@ public final class RunEngine {
                 } finally {
                     sinkLock.unlock();
                 }
-                sinkIdle = true;
-                if (toSink.isEmpty() && !sinkStop) {
-                    // a record added after the check unparks this thread (or leaves a permit): no record waits
-                    java.util.concurrent.locks.LockSupport.parkNanos(this, SINK_IDLE_PARK_NANOS);
+                if (!sinkStop) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, SINK_PERIOD_NANOS); // stopSink() unparks
                 }
-                sinkIdle = false;
             }
         }
 
@@ -522,6 +523,10 @@ public final class RunEngine {
         @Override
         public void beforeClock() {
             org.latencylab.engine.trust.QuietHeap.collectBeforeClock();
+            TrustMonitor t = trust;
+            if (t != null) {
+                t.stepClockStarted(); // the step's verdict counts from its clock, not from its preparation
+            }
         }
 
         @Override
@@ -542,10 +547,9 @@ public final class RunEngine {
             }
             if (r.outcome() == org.latencylab.engine.api.Outcome.ERROR
                     && warmFailureNoticed.compareAndSet(false, true)) {
-                notice("a request that opens a connection before the clock failed (" + r.errorKind().id()
-                        + (r.errorMessage() == null ? "" : ": " + r.errorMessage())
-                        + "); it is not recorded, the measured requests go ahead and record their own outcomes"
-                        + (step.isEmpty() ? "" : " (step " + step + ")"));
+                notice("opening a connection before the clock failed" + (step.isEmpty() ? "" : " in step " + step)
+                        + " (" + r.errorKind().id() + (r.errorMessage() == null ? "" : ": " + r.errorMessage())
+                        + "); that request is not recorded, and each measured request records its own outcome");
             }
         }
 
@@ -568,9 +572,7 @@ public final class RunEngine {
                 r0 = b.build();
             }
             toSink.add(r0);
-            if (sinkIdle) {
-                java.util.concurrent.locks.LockSupport.unpark(sinkThread);
-            } else if (sinkThread == null) {
+            if (sinkThread == null) {
                 drainSink(); // no sink thread (a run that failed to start it): drain here
             }
             if (r0.phase() == org.latencylab.engine.api.Phase.MEASURED) {

@@ -134,6 +134,10 @@ public final class RunDirectory {
                 : e instanceof NoSuchFileException ? "no such directory"
                 : e instanceof FileSystemException fse && fse.getReason() != null ? reasonText(fse.getReason())
                 : e.getMessage() == null ? "cannot write" : e.getMessage();
+        if (e instanceof NoSuchFileException) {
+            // e.g. a folder under /proc: the operating system's "no such file or directory" for a folder being created
+            return new RunDirectoryException("cannot create " + dir + ": no such file or directory", null);
+        }
         if ("not a directory".equals(reason)) {
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
                 return new RunDirectoryException(dir + " is a file, not a folder", null);

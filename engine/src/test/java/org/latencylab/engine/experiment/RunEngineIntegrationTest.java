@@ -143,9 +143,9 @@ class RunEngineIntegrationTest {
             assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
             List<RequestRecord> log = RequestLog.read(dir.resolve("run/requests.jsonl"));
             assertThat(log).as("the failed request is not recorded").hasSize(3).allMatch(RequestRecord::succeeded);
-            assertThat(r.notices()).filteredOn(n -> n.startsWith("a request that opens a connection before the clock"))
+            assertThat(r.notices()).filteredOn(n -> n.startsWith("opening a connection before the clock failed"))
                     .singleElement().asString().contains("http_status").contains("503").contains("warming up");
-            assertThat(told).anyMatch(n -> n.startsWith("a request that opens a connection before the clock failed"));
+            assertThat(told).anyMatch(n -> n.startsWith("opening a connection before the clock failed"));
         }
     }
 

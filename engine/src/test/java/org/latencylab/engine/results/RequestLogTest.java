@@ -103,4 +103,22 @@ class RequestLogTest {
         Files.writeString(f, "{\"id\":2,\"label\":\"pro", StandardOpenOption.APPEND);
         assertThat(RequestLog.read(f)).extracting(RequestRecord::id).containsExactly(0L, 1L);
     }
+
+    @Test
+    void aRecordReachesTheFileWhileTheLogIsOpenWithoutSyncOrClose(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve(RequestLog.FILE_NAME);
+        try (RequestLog log = new RequestLog(f, ORIGIN)) {
+            log.append(success(3));
+            long deadline = System.nanoTime() + 5_000_000_000L; // the period is 20 ms; a busy machine may be slower
+            while (Files.readAllLines(f).size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            // what a crash right now would leave: the header and the finished request, from the operating system
+            assertThat(Files.readAllLines(f)).hasSize(2);
+            assertThat(RequestLog.read(f)).extracting(RequestRecord::id).containsExactly(3L);
+            log.append(success(4));
+            log.append(success(5));
+        }
+        assertThat(RequestLog.read(f)).extracting(RequestRecord::id).containsExactly(3L, 4L, 5L);
+    }
 }

@@ -89,6 +89,16 @@ class RunDirectoryTest {
     }
 
     @Test
+    void aFolderTheOperatingSystemWillNotCreateIsNamedWithTheReason() {
+        Path proc = Path.of("/proc");
+        assumeThat(Files.isDirectory(proc.resolve("self"))).as("a Linux /proc, where mkdir answers ENOENT").isTrue();
+        Path dir = proc.resolve("latencylab-run");
+        assertThatThrownBy(() -> RunDirectory.prepare(dir, false))
+                .isInstanceOf(RunDirectory.RunDirectoryException.class)
+                .hasMessage("cannot create " + dir + ": no such file or directory");
+    }
+
+    @Test
     void aDirectoryWithoutWritePermissionIsRefusedInWords(@TempDir Path tmp) throws Exception {
         assumeThat(System.getProperty("user.name"))
                 .as("root writes whatever the permission bits say, so this refusal cannot happen for root")

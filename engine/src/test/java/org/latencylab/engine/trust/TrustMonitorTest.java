@@ -169,4 +169,46 @@ class TrustMonitorTest {
         assertThat(onTime.message()).doesNotContain("dispatch lag P99 = 40");
         assertThat(run.saturated()).isTrue();
     }
+
+    /** Spends about {@code millis} ms of this thread's CPU time. */
+    private static void burnCpu(long millis) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long end = mx.getCurrentThreadCpuTime() + millis * 1_000_000L;
+        long x = 0;
+        while (mx.getCurrentThreadCpuTime() < end) {
+            for (int i = 0; i < 10_000; i++) {
+                x += i * 31L ^ x;
+            }
+        }
+        if (x == 42) {
+            System.out.print(""); // keeps the loop from being removed
+        }
+    }
+
+    @Test
+    void aStepsCpuCountsFromItsClockStartToItsLastRequestNotItsPreparationOrStatistics() {
+        TrustMonitor t = TrustMonitor.start();
+        t.stepStart();
+        burnCpu(400); // preparation: opening connections, the collection before the clock
+        t.stepClockStarted();
+        burnCpu(100); // the measurement
+        t.stepClockStarted(); // a sweep's second clock: the window still starts at the first
+        burnCpu(100);
+        t.stepStop();
+        burnCpu(400); // the step's statistics
+        TrustCheck step = t.stepEnd(1, 1, 0.1, 0.0, 0);
+        // 200 ms burned inside the window, 800 ms outside; the JVM's own threads add a little on a busy machine
+        assertThat(step.cpuPerRequestMs()).isBetween(180.0, 450.0);
+        TrustCheck run = t.finish(1, 1, 0.1, 0.0, 0);
+        assertThat(run.cpuPerRequestMs()).as("the run's verdict still counts everything").isGreaterThan(980.0);
+    }
+
+    @Test
+    void aStepWithoutAClockStartIsJudgedFromItsStart() {
+        TrustMonitor t = TrustMonitor.start();
+        t.stepStart();
+        burnCpu(300);
+        TrustCheck step = t.stepEnd(1, 1, 0.1, 0.0, 0);
+        assertThat(step.cpuPerRequestMs()).isGreaterThan(290.0);
+    }
 }
