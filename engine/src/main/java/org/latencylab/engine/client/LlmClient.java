@@ -103,10 +103,15 @@ public final class LlmClient implements AutoCloseable {
 
     private final java.util.concurrent.atomic.LongAdder builds = new java.util.concurrent.atomic.LongAdder();
 
-    /** A prepared request and how many sends of an equal request it still serves (guarded by the map's bin lock). */
+    /**
+     * A prepared request and how many sends of an equal request it still serves. Sends take a use without a lock
+     * ({@link #takePrepared}): a warm probe's requests are all equal, so every send of a 1,024-way closed loop looked
+     * up the same map entry, and with the map's bin lock around the count the 1,024 workers whose streams had just
+     * ended queued on that one monitor before their next sends.
+     */
     private static final class Ahead {
         final Built built;
-        int uses = 1;
+        final java.util.concurrent.atomic.AtomicInteger uses = new java.util.concurrent.atomic.AtomicInteger(1);
 
         Ahead(Built built) {
             this.built = built;
@@ -853,22 +858,29 @@ public final class LlmClient implements AutoCloseable {
             return false;
         }
         prepared.compute(request, (k, v) -> {
-            if (v == null || !v.built.endpoint.equals(endpoint) || !Objects.equals(v.built.key, key)) {
-                return new Ahead(built);
+            if (v == null || !v.built.endpoint.equals(endpoint) || !Objects.equals(v.built.key, key)
+                    || v.uses.getAndUpdate(n -> n > 0 ? n + 1 : n) <= 0) {
+                return new Ahead(built); // none yet, another endpoint or key, or one that sends just used up
             }
-            v.uses++; // equal requests (a warm prompt sent many times) share one build
-            return v;
+            return v; // equal requests (a warm prompt sent many times) share one build
         });
         return true;
     }
 
+    /**
+     * Takes one use of the build prepared for an equal request, without a lock. A use lost to a race with
+     * {@link #prepare} only means that one send builds its request itself; a build is never used for another request.
+     */
     private Built takePrepared(GenerationRequest request) {
-        Built[] taken = new Built[1];
-        prepared.computeIfPresent(request, (k, v) -> {
-            taken[0] = v.built;
-            return --v.uses == 0 ? null : v;
-        });
-        return taken[0];
+        Ahead a = prepared.get(request);
+        if (a == null) {
+            return null;
+        }
+        int left = a.uses.decrementAndGet();
+        if (left == 0) {
+            prepared.remove(request, a);
+        }
+        return left >= 0 ? a.built : null;
     }
 
     private Request buildRequest(Endpoint endpoint, GenerationRequest request, ProtocolAdapter adapter,

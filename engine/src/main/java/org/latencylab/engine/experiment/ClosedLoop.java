@@ -7,7 +7,6 @@ import org.latencylab.engine.client.RequestThreads;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
@@ -172,7 +171,8 @@ public final class ClosedLoop {
             }
         }
         GenerationRequest[] ready = prepared;
-        List<RequestRecord> done = Collections.synchronizedList(new ArrayList<>(total));
+        // lock-free: at 1,024 workers the streams end together, and a synchronized list queued them on one monitor
+        java.util.Queue<RequestRecord> done = new java.util.concurrent.ConcurrentLinkedQueue<>();
         AtomicInteger next = new AtomicInteger();
         Turn turn = (worker, readyNanos) -> {
             int i = next.getAndIncrement();
@@ -200,9 +200,7 @@ public final class ClosedLoop {
                 Long.MIN_VALUE, Duration.ZERO, null);
         // a measured loop starts its clock on a collected heap (a warm-up loop's records are discarded: no need)
         start(options, turn, () -> false, ctx, record).join();
-        synchronized (done) {
-            return new ArrayList<>(done);
-        }
+        return new ArrayList<>(done);
     }
 
     /** The workers of one started loop. Thread-safe. */

@@ -259,6 +259,46 @@ class LlmClientTest {
     }
 
     @Test
+    void equalPreparedRequestsSentFromManyThreadsAtOnceUseEachPreparedBuildExactlyOnce() throws Exception {
+        int threads = 8;
+        int each = 8;
+        for (int i = 0; i < threads * each + 1; i++) {
+            mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                    .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
+        }
+        LlmClient c = client();
+        Endpoint e = mockEndpoint();
+        for (int i = 0; i < threads * each; i++) {
+            assertThat(c.prepare(e, GenerationRequest.streaming("warm prompt", 10))).isTrue();
+        }
+        long built = c.builds();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<RequestRecord>> sent = new java.util.ArrayList<>();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        try {
+            for (int t = 0; t < threads; t++) {
+                for (int i = 0; i < each; i++) {
+                    sent.add(pool.submit(() -> {
+                        go.await();
+                        return c.execute(e, GenerationRequest.streaming("warm prompt", 10), ticket());
+                    }));
+                }
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<RequestRecord> f : sent) {
+                RequestRecord r = f.get(30, TimeUnit.SECONDS);
+                assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(c.builds()).as("64 sends used the 64 prepared uses, none built its own").isEqualTo(built);
+        assertThat(c.execute(e, GenerationRequest.streaming("warm prompt", 10), ticket()).outcome())
+                .isEqualTo(Outcome.SUCCESS);
+        assertThat(c.builds()).as("the uses are spent: the next send builds").isEqualTo(built + 1);
+    }
+
+    @Test
     void eventsThatAreNotOneCompleteJsonObjectFailTheRequestAndDoNotHang() throws Exception {
         String good = chunk("{\"content\":\"a\"}");
         String[][] cases = {
