@@ -28,6 +28,12 @@ public final class LatencyLabCommand implements Runnable {
             return ExitCodes.BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, c, parse) -> {
+            if (ex instanceof org.latencylab.engine.results.RunDirectory.RunDirectoryException rd
+                    && rd.existingRunFile() == null) {
+                // the run directory cannot be made or written: the message says why, this says what to do
+                c.getErr().println("latencylab: " + ex.getMessage() + "; choose another --out");
+                return ExitCodes.BAD_INPUT;
+            }
             if (ex instanceof IllegalArgumentException) {
                 c.getErr().println("latencylab: " + ex.getMessage());
                 return ExitCodes.BAD_INPUT;

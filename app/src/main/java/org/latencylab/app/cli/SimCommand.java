@@ -19,12 +19,16 @@ import java.util.concurrent.CountDownLatch;
                 "%nRoutes: OpenAI-compatible /v1/chat/completions, /v1/completions, /v1/models; /health; /metrics"
                         + " (the profile's engine metric names; vLLM by default); /sim/gpu (simulated nvidia-smi CSV); Anthropic /v1/messages; Ollama /api/chat, /api/generate; TGI /generate_stream."})
 final class SimCommand implements Callable<Integer> {
+    /** The built-in profiles named in the help (a test checks them against {@code SimProfile.builtinNames()}). */
+    static final String BUILTINS = "llama-8b-class, small-fast, small-fast-narrow, zero-latency, vllm-like, tgi-like, "
+            + "ollama-like";
+
     @Spec
     CommandSpec spec;
 
     @Option(names = {"-p", "--profile"}, defaultValue = "llama-8b-class",
             description = "built-in profile name or profile file (default: ${DEFAULT-VALUE}); built-ins: "
-                    + "llama-8b-class, small-fast, small-fast-narrow, zero-latency, vllm-like, tgi-like, sglang-like, ollama-like")
+                    + SimCommand.BUILTINS)
     String profile;
 
     @Option(names = "--port", defaultValue = "0", description = "TCP port on 127.0.0.1 (default: 0 = any free port)")

@@ -51,6 +51,15 @@ class CommandLineTest {
     }
 
     @Test
+    void theSimulatorsHelpNamesExactlyTheBuiltInProfiles() {
+        Result h = run("sim", "--help");
+        assertThat(h.code()).isZero();
+        List<String> named = List.of(SimCommand.BUILTINS.split(", "));
+        assertThat(h.out().replaceAll("\\s+", " ")).contains("built-ins: " + SimCommand.BUILTINS);
+        assertThat(named).containsExactlyInAnyOrderElementsOf(org.latencylab.engine.sim.SimProfile.builtinNames());
+    }
+
+    @Test
     void aSmallScenarioRunsEndToEnd(@TempDir Path dir) throws Exception {
         Path scenario = dir.resolve("small.yaml");
         Files.writeString(scenario, """

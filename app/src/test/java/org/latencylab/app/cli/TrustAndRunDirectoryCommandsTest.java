@@ -70,7 +70,7 @@ class TrustAndRunDirectoryCommandsTest {
         CommandLineTest.Result r = probe(file.resolve("run"), 1);
         assertThat(r.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(r.err()).contains("cannot create " + file.resolve("run") + ": " + file.toAbsolutePath()
-                + " is a file, not a folder").doesNotContain("Exception");
+                + " is a file, not a folder; choose another --out").doesNotContain("Exception");
     }
 
     @Test

@@ -547,9 +547,10 @@ public final class RunEngine {
             }
             if (r.outcome() == org.latencylab.engine.api.Outcome.ERROR
                     && warmFailureNoticed.compareAndSet(false, true)) {
-                notice("opening a connection before the clock failed" + (step.isEmpty() ? "" : " in step " + step)
-                        + " (" + r.errorKind().id() + (r.errorMessage() == null ? "" : ": " + r.errorMessage())
-                        + "); that request is not recorded, and each measured request records its own outcome");
+                notice("a request that opens a connection before measuring failed"
+                        + (step.isEmpty() ? "" : " in step " + step) + " (" + r.errorKind().id()
+                        + (r.errorMessage() == null ? "" : ": " + r.errorMessage())
+                        + "); it is not recorded, and each measured request records its own outcome");
             }
         }
 

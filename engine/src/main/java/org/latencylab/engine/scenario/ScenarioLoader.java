@@ -126,7 +126,8 @@ public final class ScenarioLoader {
         try (InputStream in = Files.newInputStream(file)) {
             return parse(in, name);
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException(file + ": no such scenario file");
+            throw new IllegalArgumentException(file
+                    + ": no such scenario file (examples are in sample-data/scenarios)");
         } catch (IOException e) {
             throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage(), e);
         }

@@ -217,6 +217,9 @@ class LlmClientTest {
         assertThat(r.errorKind()).isEqualTo(ErrorKind.CONNECTION);
         assertThat(r.httpStatus()).isZero();
         assertThat(r.sendNanos()).isNotEqualTo(RequestRecord.UNSET);
+        assertThat(r.errorMessage())
+                .startsWith("no response: connection refused: nothing listens at that host and port")
+                .doesNotContain("Exception");
     }
 
     @Test

@@ -29,6 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RunEngineIntegrationTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** How the notice of a failed connection-opening request begins. */
+    private static final String OPENING_FAILED = "a request that opens a connection before measuring failed";
+
     @Test
     void probeAndSweepAgainstTheSimulatorWriteACompleteRunDirectory(@TempDir Path dir) throws Exception {
         ProbeSpec probe = new ProbeSpec(30, 5, 200, 8, true, true, 0);
@@ -143,9 +146,9 @@ class RunEngineIntegrationTest {
             assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
             List<RequestRecord> log = RequestLog.read(dir.resolve("run/requests.jsonl"));
             assertThat(log).as("the failed request is not recorded").hasSize(3).allMatch(RequestRecord::succeeded);
-            assertThat(r.notices()).filteredOn(n -> n.startsWith("opening a connection before the clock failed"))
+            assertThat(r.notices()).filteredOn(n -> n.startsWith(OPENING_FAILED))
                     .singleElement().asString().contains("http_status").contains("503").contains("warming up");
-            assertThat(told).anyMatch(n -> n.startsWith("opening a connection before the clock failed"));
+            assertThat(told).anyMatch(n -> n.startsWith(OPENING_FAILED));
         }
     }
 
