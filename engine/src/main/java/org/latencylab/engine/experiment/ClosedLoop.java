@@ -183,11 +183,12 @@ public final class ClosedLoop {
             long id = record ? ctx.nextRequestId() : 0;
             RequestTicket ticket = new RequestTicket(id, label, contextTokens, System.nanoTime());
             RequestRecord r;
-            ctx.inFlight(+1);
+            int counted = record ? 1 : 0; // an unrecorded warm-up request is not shown in flight: it never ends as done
+            ctx.inFlight(+counted);
             try {
                 r = ctx.send(req, ticket);
             } finally {
-                ctx.inFlight(-1);
+                ctx.inFlight(-counted);
             }
             if (record) {
                 ctx.finished(r);

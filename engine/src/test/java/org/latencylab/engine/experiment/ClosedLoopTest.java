@@ -171,10 +171,15 @@ class ClosedLoopTest {
     void requestsSendsEachRequestOnceAndRecordsOnlyWhenAsked() throws Exception {
         AtomicInteger finished = new AtomicInteger();
         AtomicInteger sent = new AtomicInteger();
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger shownWhileWarming = new AtomicInteger();
+        AtomicInteger shownWhileMeasuring = new AtomicInteger();
         Ctx ctx = new Ctx() {
             @Override
             public RequestRecord send(GenerationRequest request, RequestTicket ticket) {
                 sent.incrementAndGet();
+                (ticket.label().equals("w") ? shownWhileWarming : shownWhileMeasuring)
+                        .accumulateAndGet(inFlight.get(), Math::max);
                 return sentNow(ticket);
             }
 
@@ -182,11 +187,19 @@ class ClosedLoopTest {
             public void finished(RequestRecord record) {
                 finished.incrementAndGet();
             }
+
+            @Override
+            public void inFlight(int delta) {
+                inFlight.addAndGet(delta);
+            }
         };
         List<RequestRecord> warm = ClosedLoop.requests(5, 2, "w", 8,
                 i -> new GenerationRequest("x", 8, 1, true, Map.of()), false, ctx);
         List<RequestRecord> measured = ClosedLoop.requests(9, 4, "m", 8,
                 i -> new GenerationRequest("x", 8, 1, true, Map.of()), true, ctx);
+        assertThat(shownWhileWarming.get()).as("unrecorded requests are not shown in flight").isZero();
+        assertThat(shownWhileMeasuring.get()).as("a measured request is in flight while it is sent").isBetween(1, 4);
+        assertThat(inFlight.get()).isZero();
         assertThat(warm).hasSize(5);
         assertThat(measured).hasSize(9).allMatch(r -> r.label().equals("m"));
         assertThat(sent.get()).isEqualTo(14);
