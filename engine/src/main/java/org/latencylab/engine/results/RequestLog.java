@@ -20,8 +20,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * {@code requests.jsonl}: one line per finished request, appended as requests finish so a crash or Ctrl-C loses no
- * finished request.
+ * {@code requests.jsonl}: one line per finished request, appended as requests finish: {@link #close} (Ctrl-C closes
+ * the log) loses no finished request, and a crash of the process at most those queued in its last
+ * {@value #FLUSH_PERIOD_MILLIS} ms.
  *
  * <p>{@link #append} only queues the record: one writer thread turns records into JSON lines, writes them and flushes
  * them to the operating system every {@value #FLUSH_PERIOD_MILLIS} ms, so a line reaches the file at most about
