@@ -817,7 +817,7 @@ public final class LlmClient implements AutoCloseable {
      * An I/O failure in words: the common connection failures say what they mean and what to check; others keep the
      * exception's simple name, which is what a user can search for.
      */
-    static String describe(IOException e) {
+    private static String describe(IOException e) {
         String m = e.getMessage();
         if (e instanceof java.net.ConnectException && m != null && m.toLowerCase(java.util.Locale.ROOT)
                 .contains("refused")) {

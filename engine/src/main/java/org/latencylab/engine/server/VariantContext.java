@@ -125,7 +125,7 @@ final class VariantContext implements StepContext {
 
     @Override
     public void beforeClock() {
-        org.latencylab.engine.trust.QuietHeap.collectBeforeClock();
+        run.beforeClock(); // the run's context collects the heap and marks the step's clock start for its trust check
     }
 
     @Override

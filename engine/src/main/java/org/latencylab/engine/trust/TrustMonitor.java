@@ -93,9 +93,9 @@ public final class TrustMonitor {
 
     /**
      * Judges one step with the rule of {@link TrustCheck}: the hiccups, process CPU, request threads' run-queue wait
-     * and time since
-     * {@link #stepStart}, and the step's own requests and dispatch lag. The run's verdict ({@link #finish}) still
-     * covers everything.
+     * and time from its clock start ({@link #stepClockStarted}, else {@link #stepStart}) to its last request's end
+     * ({@link #stepStop}, else now), and the step's own requests and dispatch lag. The run's verdict
+     * ({@link #finish}) still covers everything.
      *
      * @param requests         requests the step recorded, >= 0
      * @param succeeded        of those, the ones that succeeded
