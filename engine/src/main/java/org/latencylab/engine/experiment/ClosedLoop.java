@@ -120,7 +120,7 @@ public final class ClosedLoop {
             Runnable task = () -> h.work(worker, options, turn, ctx, ready);
             try {
                 if (options.launcher() == null) {
-                    RequestThreads.startWorker(options.name() + "-" + worker, task);
+                    h.own[worker] = RequestThreads.startWorker(options.name() + "-" + worker, task);
                 } else {
                     options.launcher().execute(task);
                 }
@@ -207,6 +207,8 @@ public final class ClosedLoop {
     /** The workers of one started loop. Thread-safe. */
     public static final class Handle {
         private final AtomicReferenceArray<Thread> threads;
+        /** The threads the loop started for its workers (none when a launcher runs them); joined by {@link #join()}. */
+        private final Thread[] own;
         private final CountDownLatch done;
         private final BooleanSupplier stop;
         private volatile boolean halted;
@@ -215,6 +217,7 @@ public final class ClosedLoop {
 
         private Handle(int workers, BooleanSupplier stop, boolean beforeClock) {
             this.threads = new AtomicReferenceArray<>(workers);
+            this.own = new Thread[workers];
             this.done = new CountDownLatch(workers);
             this.stop = stop;
             this.clock = beforeClock ? new CountDownLatch(1) : null;
@@ -272,6 +275,24 @@ public final class ClosedLoop {
                     clock.countDown(); // worker 0 ended early (halted, interrupted): the others must not wait for it
                 }
                 done.countDown();
+                awaitSiblings();
+            }
+        }
+
+        /**
+         * Holds an ended worker's thread until every worker of the loop ended. A thread's end takes the process's
+         * memory-map lock for writing (its stack is unmapped), and many ends at once contend for it: when the workers
+         * of a 1,024-way probe ended one by one while the others still read their last events, perf sampled the
+         * ending threads spinning on that lock in {@code JavaThread::exit} ({@code osq_lock},
+         * {@code rwsem_down_write_slowpath}: 58 % of the request threads' CPU in the run's last 120 ms), and the last
+         * events of the other streams were read 40–270 ms late (900 ms once) against the truth server, whose own
+         * gaps stayed under 60 ms. An interrupt ends the wait (the thread stays interrupted).
+         */
+        private void awaitSiblings() {
+            try {
+                done.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
 
@@ -287,8 +308,9 @@ public final class ClosedLoop {
         }
 
         /**
-         * Waits until every worker ended; while waiting, interrupts the workers once the run is cancelled or the stop
-         * condition holds (checked every 20 ms).
+         * Waits until every worker ended and, when the loop started its own threads, until those threads are gone (so
+         * that their exits cost nothing in a measurement that follows); while waiting, interrupts the workers once the
+         * run is cancelled or the stop condition holds (checked every 20 ms).
          *
          * @throws InterruptedException when the calling thread is interrupted (the workers are halted first)
          */
@@ -297,6 +319,11 @@ public final class ClosedLoop {
                 while (!done.await(POLL_NANOS, TimeUnit.NANOSECONDS)) {
                     if (stop.getAsBoolean()) {
                         halt();
+                    }
+                }
+                for (Thread t : own) {
+                    if (t != null) {
+                        t.join();
                     }
                 }
             } catch (InterruptedException e) {

@@ -127,6 +127,36 @@ class ClosedLoopTest {
     }
 
     @Test
+    void aWorkerThatEndedKeepsItsThreadUntilTheLastWorkerEndedAndJoinReturnsOnceAllThreadsAreGone() throws Exception {
+        Ctx ctx = new Ctx();
+        Map<Integer, Thread> threads = new ConcurrentHashMap<>();
+        java.util.concurrent.CountDownLatch othersEnded = new java.util.concurrent.CountDownLatch(3);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        ClosedLoop.Handle h = ClosedLoop.start(new ClosedLoop.Options(4, "t", false, true, Long.MIN_VALUE,
+                        Duration.ZERO, null),
+                (w, ready) -> {
+                    threads.put(w, Thread.currentThread());
+                    if (w == 3) {
+                        release.await(); // the last stream, still being read
+                    } else {
+                        othersEnded.countDown();
+                    }
+                    return false;
+                }, () -> false, ctx);
+        assertThat(othersEnded.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(100); // time enough for an ended worker's thread to exit, were it not held
+        for (int w = 0; w < 3; w++) {
+            assertThat(threads.get(w).isAlive()).as("worker %d's thread while worker 3 still runs", w).isTrue();
+        }
+        release.countDown();
+        h.join();
+        assertThat(threads).hasSize(4);
+        for (Thread t : threads.values()) {
+            assertThat(t.isAlive()).as("%s after join", t.getName()).isFalse();
+        }
+    }
+
+    @Test
     void aWorkerThinksBetweenTurnsAndTheStopConditionEndsTheLoop() throws Exception {
         Ctx ctx = new Ctx();
         ConcurrentLinkedQueue<Turn> turns = new ConcurrentLinkedQueue<>();
