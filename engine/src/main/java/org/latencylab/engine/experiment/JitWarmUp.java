@@ -52,6 +52,15 @@ final class JitWarmUp {
     /** Requests in flight at once. */
     static final int CONCURRENCY = 4;
 
+    /**
+     * Times each warm-up record goes through the recording path ({@link #recordingPath}). One pass of 600 records was
+     * not enough: while the warm-up has filled the compiler's queue, C1 raises its thresholds with the queue's length
+     * ({@code -XX:Tier3LoadFeedback}), and {@code RunModel.add} and {@code StatsAccumulator.add} were still compiled
+     * during a 1,024-way probe's first wave end (-XX:+PrintCompilation), on the results thread, as the server read the
+     * second wave's requests. A pass costs a few milliseconds.
+     */
+    static final int RECORDING_PASSES = 4;
+
     /** System property that turns the warm-up off ({@code false}); the test suites do, except the warm-up's own. */
     static final String PROPERTY = "latencylab.jitWarmUp";
 
@@ -135,26 +144,40 @@ final class JitWarmUp {
      * @param records     warm-up records ({@link #forEndpoint}); not null
      * @param spec        the run (the scratch model judges with its settings); not null
      * @param originNanos the run's time origin
-     * @return records that went through both without an exception
+     * @return record passes that went through both without an exception (records × {@value #RECORDING_PASSES} when none failed)
      */
     static int recordingPath(List<RequestRecord> records, RunSpec spec, long originNanos) {
         int done = 0;
         if (records.isEmpty() || spec.experiments().isEmpty()) {
             return done;
         }
+        loadSubclassesOfTheRun();
         try (JsonGenerator json = new JsonFactory().createGenerator(OutputStream.nullOutputStream())) {
             RunModel scratch = new RunModel(spec, originNanos, true);
             scratch.startStep("warm-up", spec.experiments().get(0));
-            for (RequestRecord r : records) {
-                RequestJson.write(json, r, originNanos);
-                json.writeRaw('\n');
-                scratch.add(r);
-                done++;
+            for (int pass = 0; pass < RECORDING_PASSES; pass++) {
+                for (RequestRecord r : records) {
+                    RequestJson.write(json, r, originNanos);
+                    json.writeRaw('\n');
+                    scratch.add(r);
+                    done++;
+                }
             }
         } catch (IOException | RuntimeException e) {
             // a warm-up only: the first measured requests are then recorded by code not compiled yet
         }
         return done;
+    }
+
+    /**
+     * Loads the subclasses the run loads only after the warm-up and that would invalidate code compiled during it: the
+     * hiccup meter's {@code SingleWriterRecorder} makes its own subclass of {@code Histogram}, and when it was loaded
+     * (as the trust monitor started, after the warm-up) C1's code for {@code StatsAccumulator.addValues}, compiled on
+     * the assumption that {@code Histogram} had no subclass, was thrown away ({@code -Xlog:dependencies}: "Marked for
+     * deoptimization, dependee = SingleWriterRecorder$InternalHistogram") and compiled again during the measurement.
+     */
+    private static void loadSubclassesOfTheRun() {
+        new org.HdrHistogram.SingleWriterRecorder(1_000, 2).getIntervalHistogram();
     }
 
     /**

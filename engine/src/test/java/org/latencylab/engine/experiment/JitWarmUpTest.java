@@ -30,7 +30,7 @@ class JitWarmUpTest {
                       - type: probe
                         requests: 2
                     """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "w.yaml");
-            assertThat(JitWarmUp.recordingPath(done, spec, t0)).isEqualTo(done.size());
+            assertThat(JitWarmUp.recordingPath(done, spec, t0)).isEqualTo(done.size() * JitWarmUp.RECORDING_PASSES);
         }
     }
 
