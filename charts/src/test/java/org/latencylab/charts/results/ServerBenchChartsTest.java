@@ -49,6 +49,8 @@ class ServerBenchChartsTest {
                 "batching-heatmap-b.png");
         for (Path f : files) {
             assertThat(Files.size(f)).as(f.toString()).isGreaterThan(5_000);
+            assertThat(org.latencylab.engine.results.RunDirectory.isRunFile(f.getFileName().toString()))
+                    .as("--overwrite deletes %s", f.getFileName()).isTrue();
         }
         assertThat(ServerBenchCharts.unitOf("max_prefill_tokens")).isEqualTo("tokens");
         assertThat(ServerBenchCharts.unitOf("batch_size")).isEqualTo("sequences");

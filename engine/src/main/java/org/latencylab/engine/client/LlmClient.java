@@ -183,7 +183,8 @@ public final class LlmClient implements AutoCloseable {
             lanes[i] = i == 0 ? http : http.newBuilder().connectionPool(new ConnectionPool(4096, 5, TimeUnit.MINUTES))
                     .build();
         }
-        this.watchdog = new StallWatchdog(options.firstByteTimeout().toNanos(), options.idleTimeout().toNanos());
+        this.watchdog = new StallWatchdog(options.connectTimeout().toNanos(), options.firstByteTimeout().toNanos(),
+                options.idleTimeout().toNanos());
         this.direct = version != HttpVersion.H2C && directHttp
                 ? new DirectHttp1(options.connectTimeout().toMillis()) : null;
         register(OpenAiAdapter.CHAT);
@@ -581,6 +582,12 @@ public final class LlmClient implements AutoCloseable {
                                                RequestRecord.Builder b) {
         if (watch.expired() == StallWatchdog.Expiry.FIRST_BYTE) {
             b.error(ErrorKind.TIMEOUT, firstByteTimeoutMessage());
+            return AttemptResult.FINAL;
+        }
+        if (watch.expired() == StallWatchdog.Expiry.CONNECT) {
+            b.error(ErrorKind.TIMEOUT, "connect timeout: the TLS handshake did not finish within "
+                    + options.connectTimeout().toMillis() + " ms of the connect's start (does the server speak TLS on"
+                    + " this port? an http:// URL reaches a plain-HTTP server)");
             return AttemptResult.FINAL;
         }
         if (interrupted(e, totalTimeoutFired(b))) {

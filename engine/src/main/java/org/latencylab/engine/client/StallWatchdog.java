@@ -25,7 +25,7 @@ final class StallWatchdog implements AutoCloseable {
     static final long TICK_MILLIS = 20;
 
     /** Which limit cancelled an attempt. */
-    enum Expiry { FIRST_BYTE, IDLE, TOTAL }
+    enum Expiry { CONNECT, FIRST_BYTE, IDLE, TOTAL }
 
     /** What the watchdog cancels: an OkHttp call or a {@link DirectHttp1.Exchange}. */
     interface Cancellable {
@@ -37,16 +37,22 @@ final class StallWatchdog implements AutoCloseable {
     }
 
     private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
+    private final long connectNanos;
     private final long firstByteNanos;
     private final long idleNanos;
     private final Thread thread;
     private volatile boolean closed;
 
     /**
+     * @param connectNanos   limit on a TLS handshake, from the TCP connect's start, ns; 0 = none. The HTTP stack's own
+     *                       connect timeout covers the TCP connect only; a server that accepts the connection but never
+     *                       answers the handshake (plain HTTP on the port of an {@code https://} URL) held a request
+     *                       until its total timeout (300 s by default)
      * @param firstByteNanos limit from the request written to the response headers, ns; 0 = none
      * @param idleNanos      limit on the gap between two body reads, ns; 0 = none
      */
-    StallWatchdog(long firstByteNanos, long idleNanos) {
+    StallWatchdog(long connectNanos, long firstByteNanos, long idleNanos) {
+        this.connectNanos = connectNanos;
         this.firstByteNanos = firstByteNanos;
         this.idleNanos = idleNanos;
         this.thread = Thread.ofPlatform().daemon().name("latencylab-stall-watchdog").start(this::loop);
@@ -151,14 +157,19 @@ final class StallWatchdog implements AutoCloseable {
                 if (idleNanos > 0 && now - b.lastReadNanos() > idleNanos) {
                     expire(Expiry.IDLE);
                 }
-            } else if (firstByteNanos > 0 && timing.responseHeaders == org.latencylab.engine.api.RequestRecord.UNSET) {
+            } else if (timing.responseHeaders == org.latencylab.engine.api.RequestRecord.UNSET) {
+                if (timing.connecting()) {
+                    // the HTTP stack's connect timeout covers the TCP connect; the TLS handshake is watched here
+                    if (connectNanos > 0 && timing.tlsStart != org.latencylab.engine.api.RequestRecord.UNSET
+                            && now - timing.connectStart > connectNanos) {
+                        expire(Expiry.CONNECT);
+                    }
+                    return;
+                }
                 long sent = timing.requestSent;
                 long from = sent != org.latencylab.engine.api.RequestRecord.UNSET ? sent
                         : Math.max(startNanos, timing.connectEnd);
-                if (timing.connecting()) {
-                    return; // the connect timeout of the HTTP stack applies
-                }
-                if (now - from > firstByteNanos) {
+                if (firstByteNanos > 0 && now - from > firstByteNanos) {
                     expire(Expiry.FIRST_BYTE);
                 }
             }

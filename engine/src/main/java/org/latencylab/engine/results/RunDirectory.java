@@ -90,17 +90,23 @@ public final class RunDirectory {
     /**
      * @param fileName a file name (no directory)
      * @return true for the files a run writes: {@code run.json} (and its temporary file), {@code requests.jsonl},
-     * {@code summary.csv}, HdrHistogram logs {@code *.hlog} and the chart images named by the {@code charts}
-     * module ({@code cdf-ttft-e2e*.png}, {@code sweep-fit*.png}, {@code load-over-time-*.png},
-     * {@code grid-heatmap-*.png})
+     * {@code summary.csv}, HdrHistogram logs {@code *.hlog} and the chart images the {@code charts} module writes
+     * ({@code .png} files whose names start with one of {@link #CHART_PREFIXES})
      */
     public static boolean isRunFile(String fileName) {
         String n = fileName.toLowerCase(Locale.ROOT);
         return n.equals(RunFiles.RUN_JSON) || n.equals(RunFiles.RUN_JSON + ".tmp") || n.equals(RequestLog.FILE_NAME)
                 || n.equals(RunFiles.SUMMARY_CSV) || n.endsWith(".hlog")
-                || n.endsWith(".png") && (n.startsWith("cdf-ttft-e2e") || n.startsWith("sweep-fit")
-                || n.startsWith("load-over-time-") || n.startsWith("grid-heatmap-"));
+                || n.endsWith(".png") && CHART_PREFIXES.stream().anyMatch(n::startsWith);
     }
+
+    /**
+     * How the names of the chart images a run's charts are written to begin ({@code charts} module:
+     * {@code ResultCharts}, {@code EndpointCharts}, {@code ServerBenchCharts}); a chart with a new name needs its
+     * prefix here, or {@code --overwrite} leaves the earlier run's image of that chart behind.
+     */
+    public static final List<String> CHART_PREFIXES = List.of("cdf-", "baseline-cdf-", "ranking-", "sweep-fit",
+            "load-over-time-", "grid-heatmap-", "transports-first-screen-", "pareto-", "batching-heatmap-");
 
     private static void clear(Path dir) {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {

@@ -456,6 +456,37 @@ class LlmClientTest {
     }
 
     @Test
+    void aTlsHandshakeThatNeverFinishesIsAConnectTimeoutNotAHang() throws Exception {
+        // a plain TCP server on the port of an https:// URL: it accepts the connection and never answers the handshake
+        try (ServerSocket s = new ServerSocket(0, 8, InetAddress.getLoopbackAddress())) {
+            java.util.List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread acceptor = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        held.add(s.accept());
+                    }
+                } catch (java.io.IOException e) {
+                    // closed at the end of the test
+                }
+            });
+            ClientOptions opts = new ClientOptions(Duration.ofMillis(400), Duration.ofSeconds(60), Duration.ofSeconds(60),
+                    Duration.ofSeconds(60), 0, Duration.ofMillis(10), true, true, false);
+            long t0 = System.nanoTime();
+            RequestRecord r = client(opts).execute(endpoint("https://127.0.0.1:" + s.getLocalPort()),
+                    GenerationRequest.streaming("p", 10), ticket());
+            assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
+            assertThat(r.errorMessage()).startsWith("connect timeout: the TLS handshake did not finish within 400 ms");
+            assertThat(ms(System.nanoTime() - t0)).as("ends near the connect timeout, far before the total")
+                    .isLessThan(5_000.0);
+            assertThat(held).isNotEmpty();
+            for (java.net.Socket c : held) {
+                c.close();
+            }
+            acceptor.interrupt();
+        }
+    }
+
+    @Test
     void totalTimeoutCoversTheWholeStream() throws Exception {
         String url = replay(200, 0, chunk("{\"content\":\"a\"}"), 200, chunk("{\"content\":\"b\"}"),
                 400, chunk("{\"content\":\"c\"}"), 600, chunk("{\"content\":\"d\"}"), 2000, DONE);

@@ -119,7 +119,10 @@ class RunDirectoryTest {
     @Test
     void runFilesAreTheOnesARunWrites() {
         assertThat(List.of("run.json", "run.json.tmp", "requests.jsonl", "summary.csv", "load.ttft.hlog",
-                "cdf-ttft-e2e-probe2.png", "sweep-fit.png", "load-over-time-load.png", "grid-heatmap-grid.png"))
+                "cdf-ttft-e2e-probe2.png", "sweep-fit.png", "load-over-time-load.png", "grid-heatmap-grid.png",
+                "cdf-compare-endpoints.png", "ranking-compare-endpoints.png", "baseline-cdf-gateway.png",
+                "transports-first-screen-transports.png", "pareto-bench-ttft-throughput.png",
+                "batching-heatmap-bench.png"))
                 .allMatch(RunDirectory::isRunFile);
         assertThat(List.of("notes.txt", "photo.png", "app.json", "scenario.yaml")).noneMatch(RunDirectory::isRunFile);
     }
