@@ -111,8 +111,8 @@ final class TargetOptions {
         if (d.proposedModel().isEmpty()) {
             boolean unreachable = !d.probes().isEmpty() && d.probes().stream().allMatch(pr -> pr.status() == 0);
             if (unreachable) {
-                throw new IllegalArgumentException("--model is needed, and " + url + " did not answer ("
-                        + d.probes().get(0).answer() + "); check --url, or give --model NAME to send anyway");
+                throw new IllegalArgumentException(url + " did not answer (" + d.probes().get(0).answer()
+                        + "), so no model could be found there; check --url, or give --model NAME to send anyway");
             }
             throw new IllegalArgumentException("--model is needed: " + url + " lists no model ("
                     + d.report().replace("\n", ";") + "); give --model NAME");

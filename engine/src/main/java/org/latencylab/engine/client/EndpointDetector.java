@@ -183,7 +183,7 @@ public final class EndpointDetector implements AutoCloseable {
                     ? "not a JSON object: " + redact(ProtocolAdapter.excerpt(body), key) : "ok"));
             return node;
         } catch (IOException | RuntimeException e) {
-            probes.add(new Probe(url, 0, redact(e.getClass().getSimpleName() + ": " + e.getMessage(), key)));
+            probes.add(new Probe(url, 0, redact(IoErrors.describe(e), key)));
             return null;
         }
     }

@@ -820,21 +820,8 @@ public final class LlmClient implements AutoCloseable {
         b.firstByteNanos = t.firstByte;
     }
 
-    /**
-     * An I/O failure in words: the common connection failures say what they mean and what to check; others keep the
-     * exception's simple name, which is what a user can search for.
-     */
     private static String describe(IOException e) {
-        String m = e.getMessage();
-        if (e instanceof java.net.ConnectException && m != null && m.toLowerCase(java.util.Locale.ROOT)
-                .contains("refused")) {
-            return "connection refused: nothing listens at that host and port; check that the server is running and"
-                    + " the URL's port";
-        }
-        if (e instanceof java.net.UnknownHostException) {
-            return "unknown host" + (m == null || m.isBlank() ? "" : " " + m) + "; check the URL's host name";
-        }
-        return e.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + m);
+        return IoErrors.describe(e);
     }
 
     /** @return how many requests this client has built (URL, body, headers) so far */
