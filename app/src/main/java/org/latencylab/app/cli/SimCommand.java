@@ -62,6 +62,16 @@ final class SimCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--profile: " + e.getMessage(), e);
         }
         prof = SimMain.withOverrides(prof, maxNumSeqs, maxBatchedTokens, gpuMemoryGib);
+        if (port != 0) { // before the warm-up (seconds): a port in use is reported at once
+            try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+                probe.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+            } catch (java.io.IOException e) {
+                String why = e instanceof java.net.BindException && e.getMessage() != null
+                        ? e.getMessage().toLowerCase(java.util.Locale.ROOT) : String.valueOf(e.getMessage());
+                throw new IllegalArgumentException("cannot serve on 127.0.0.1:" + port + " (" + why
+                        + "); choose another --port, or 0 for any free port", e);
+            }
+        }
         int status = SimMain.serve(prof, SimOptions.builder().port(port).stamping(stamping).seed(seed).build(),
                 System.out, System.err, new CountDownLatch(1));
         if (status == 1) {

@@ -128,6 +128,13 @@ class CommandLineTest {
         Result badProfile = run("sim", "--profile", dir.resolve("nothere.yaml").toString());
         assertThat(badProfile.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(badProfile.err()).contains("does not exist");
+        try (ServerSocket taken = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Result inUse = run("sim", "--port", Integer.toString(taken.getLocalPort()));
+            assertThat(inUse.code()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(inUse.err()).contains("cannot serve on 127.0.0.1:" + taken.getLocalPort() + " (")
+                    .contains("choose another --port");
+            assertThat(inUse.err().lines().count()).as("one line, said before the warm-up").isEqualTo(1);
+        }
     }
 
     @Test
