@@ -178,7 +178,7 @@ public final class Summaries {
                 coverage, confidence, enough);
         String shortfall = e.meetsConfidence() ? "" : String.format(Locale.ROOT,
                 "the interval [%s, %s] covers only %s %% (target %s %%)", rankName(r.lowerRank(), n),
-                rankName(r.upperRank(), n), percent(coverage), percent(confidence));
+                rankName(r.upperRank(), n), coveragePercent(coverage, confidence), percent(confidence));
         if (!enough) {
             double above = n * (1 - p / 100);
             warnings.add(String.format(Locale.ROOT, "%s %s from %d samples: fewer than %d samples above it (%.1f expected);"
@@ -257,6 +257,28 @@ public final class Summaries {
         byN.forEach((n, metrics) -> groups.add(String.join(", ", metrics) + " (" + n + " samples)"));
         return groups.size() <= 1 ? String.join("", groups)
                 : String.join(", ", groups.subList(0, groups.size() - 1)) + " and " + groups.get(groups.size() - 1);
+    }
+
+    /**
+     * The coverage of an interval that falls short of its target, as percent text that never reads as the target:
+     * 0.948 against 0.95 is "94.8", not "95" (a console line had said "covers only 95 %").
+     *
+     * @param coverage the interval's coverage probability, 0..1
+     * @param target   the confidence aimed at, 0..1
+     * @return e.g. "75", "0.98" or "94.8": {@link #percent} with as many decimals (up to 3) as it takes to differ from
+     * the target's text
+     */
+    public static String coveragePercent(double coverage, double target) {
+        String text = percent(coverage);
+        if (coverage < target && text.equals(percent(target))) {
+            for (int decimals = 1; decimals <= 3; decimals++) {
+                text = String.format(Locale.ROOT, "%." + decimals + "f", coverage * 100);
+                if (!text.equals(String.format(Locale.ROOT, "%." + decimals + "f", target * 100))) {
+                    break;
+                }
+            }
+        }
+        return text;
     }
 
     /** A probability as percent with two significant digits below 10 % (e.g. "75", "20", "0.98", "0"). */
