@@ -147,8 +147,7 @@ public final class ScenarioLoader {
                     .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             root = reader.readTree(in);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(fileName + ": not valid " + (fileName.endsWith(".json") ? "JSON" : "YAML")
-                    + " at line " + e.getLocation().getLineNr() + ": " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(fileName + ": " + syntaxError(fileName, e), e);
         } catch (IOException e) {
             throw new IllegalArgumentException(fileName + ": cannot read: " + e.getMessage(), e);
         }
@@ -503,5 +502,22 @@ public final class ScenarioLoader {
     private static String stripExtension(String fileName) {
         int dot = fileName.lastIndexOf('.');
         return dot > 0 ? fileName.substring(0, dot) : fileName;
+    }
+
+    /**
+     * A syntax error in one line of words. For YAML the parser's own problem mark is used (line and column of what it
+     * could not read), with what it was reading and where that began; Jackson's location is where the enclosing node
+     * began, and the two had been shown side by side ("at line 4: ... line 5, column 3").
+     */
+    private static String syntaxError(String fileName, JsonProcessingException e) {
+        if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException y && y.getProblemMark() != null) {
+            var at = y.getProblemMark();
+            var from = y.getContextMark();
+            return "not valid YAML at line " + (at.getLine() + 1) + ", column " + (at.getColumn() + 1) + ": "
+                    + y.getProblem() + (y.getContext() == null ? "" : " (" + y.getContext()
+                    + (from == null ? "" : " that begins at line " + (from.getLine() + 1)) + ")");
+        }
+        return "not valid " + (fileName.endsWith(".json") ? "JSON" : "YAML") + " at line "
+                + e.getLocation().getLineNr() + ": " + e.getOriginalMessage();
     }
 }

@@ -128,6 +128,10 @@ class ScenarioLoaderTest {
                 .contains("percentile");
         assertThat(error(base + "format: 2\nexperiments: [{type: probe}]")).contains("'format' must be 1");
         assertThat(error("name: [unclosed\n")).contains("not valid YAML").contains("line");
+        // one place, the parser's own, not the enclosing node's line beside the parser's text
+        assertThat(error("format: 1\nname: x\nexperiments: [\n  - type: probe\n"))
+                .contains("not valid YAML at line 4, column 3: expected the node content, but found '-'")
+                .doesNotContain("reader").doesNotContain("^");
         assertThat(error(base + "experiments: [{type: probe, requests: lots}]"))
                 .contains("field 'experiments[0].requests' must be a whole number, was \"lots\"");
         assertThat(error(base + "slos: [{metric: ttft, percentile: 95, maxMs: 1200ms}]\nexperiments: [{type: probe}]"))
