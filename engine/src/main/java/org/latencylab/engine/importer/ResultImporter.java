@@ -62,7 +62,9 @@ public final class ResultImporter {
                 case AIPERF -> aiperf(file, Files.readAllLines(file));
             };
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": not JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(file + ": not JSON"
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr()) + ": " + e.getOriginalMessage(), e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
@@ -249,7 +251,9 @@ public final class ResultImporter {
             try {
                 nodes.add(JSON.readTree(lines.get(i)));
             } catch (IOException e) {
-                throw new IllegalArgumentException(file + ":" + (i + 1) + ": not JSON: " + e.getMessage(), e);
+                throw new IllegalArgumentException(file + ":" + (i + 1) + ": not JSON: "
+                        + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
+                        ? j.getOriginalMessage() : e.getMessage()), e);
             }
         }
         if (nodes.isEmpty()) {

@@ -108,6 +108,16 @@ class ResultImporterTest {
         Files.writeString(a, "{\"metadata\": {}, \"metrics\": {}}\n");
         assertThatThrownBy(() -> ResultImporter.read(a, null)).hasMessageContaining("bad.jsonl:1")
                 .hasMessageContaining("metadata.request_start_ns");
+        Path notJson = tmp.resolve("notes.json");
+        Files.writeString(notJson, "# not json\n");
+        assertThatThrownBy(() -> ResultImporter.read(notJson, SourceTool.VLLM_BENCH))
+                .hasMessageStartingWith(notJson + ": not JSON at line 1, column 1: Unexpected character ('#'")
+                .hasMessageNotContaining("Source").hasMessageNotContaining("StreamReadFeature");
+        Path notJsonLines = tmp.resolve("notes.jsonl");
+        Files.writeString(notJsonLines, "# not json\n");
+        assertThatThrownBy(() -> ResultImporter.read(notJsonLines, SourceTool.AIPERF))
+                .hasMessageStartingWith(notJsonLines + ":1: not JSON: Unexpected character ('#'")
+                .hasMessageNotContaining("Source").hasMessageNotContaining("StreamReadFeature");
         Path u = tmp.resolve("other.json");
         Files.writeString(u, "{\"x\": 1}");
         assertThatThrownBy(() -> SourceTool.detect(u)).hasMessageContaining("--tool");
