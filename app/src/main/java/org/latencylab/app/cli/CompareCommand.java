@@ -47,6 +47,11 @@ final class CompareCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, labels.get(i), r.sourceTool(),
                     i == baseline - 1 ? " — baseline" : "",
                     r.missingMetrics().isEmpty() ? "" : "; lacks " + String.join(", ", r.missingMetrics()));
+            out.printf(Locale.ROOT, "   %s%s%n", r.dir(), loadOf(r.runJson()));
+            com.fasterxml.jackson.databind.JsonNode trust = r.runJson().path("trust");
+            if (trust.path("saturated").asBoolean(false)) {
+                out.printf(Locale.ROOT, "   %s%n", trust.path("message").asText("client saturated"));
+            }
             int steps = r.runJson().path("steps").size();
             if (steps > 1) {
                 out.printf(Locale.ROOT, "   its figures pool the measured requests of all its %d steps (per-step"
@@ -84,5 +89,26 @@ final class CompareCommand implements Callable<Integer> {
         out.println("(Δ % against run " + baseline + "; an imported run's numbers follow its tool's definitions:"
                 + " see 'latencylab lens')");
         return ExitCodes.OK;
+    }
+
+    /**
+     * @param runJson a run's {@code run.json}
+     * @return ": 128 requests at concurrency 64" for a run of one closed-loop step, ": 300 req/s" for one open-loop
+     * step, else "" (a comparison line then shows the directory alone)
+     */
+    private static String loadOf(com.fasterxml.jackson.databind.JsonNode runJson) {
+        com.fasterxml.jackson.databind.JsonNode steps = runJson.path("steps");
+        if (steps.size() != 1) {
+            return "";
+        }
+        com.fasterxml.jackson.databind.JsonNode spec = steps.get(0).path("spec");
+        if (spec.has("requests") && spec.has("concurrency")) {
+            return ": " + spec.get("requests").asText() + " requests at concurrency " + spec.get("concurrency").asText();
+        }
+        if (spec.path("rate").isNumber()) {
+            return ": open loop at " + new java.math.BigDecimal(spec.get("rate").asText()).stripTrailingZeros().toPlainString()
+                    + " req/s";
+        }
+        return "";
     }
 }

@@ -189,7 +189,9 @@ class WorkflowCommandsTest {
         assertThat(c.code()).as(c.err()).isZero();
         assertThat(c.out()).containsPattern("1\\. twin · started \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC · a "
                         + "\\(latencylab\\) — baseline")
-                .containsPattern("2\\. twin · started [0-9: -]+ UTC · a-copy \\(latencylab\\)");
+                .containsPattern("2\\. twin · started [0-9: -]+ UTC · a-copy \\(latencylab\\)")
+                .contains("   " + dir.resolve("a") + ": 10 requests at concurrency 2\n")
+                .contains("   " + copy + ": 10 requests at concurrency 2\n");
         // 10 requests: P50 rests on 5 samples above it (starred in the run), P99 on none; compare keeps the marks
         assertThat(c.out()).containsPattern("(?m)^P99 TTFT +[0-9.]+ ms\\* ")
                 .containsPattern("(?m)^P50 TTFT +[0-9.]+ ms\\* ")
