@@ -40,7 +40,7 @@ final class TargetOptions {
     String simProfile;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "300s",
-            description = "total timeout per request, e.g. 30s (default: ${DEFAULT-VALUE})")
+            description = "total timeout per request, e.g. 30s; 0 = no limit (default: ${DEFAULT-VALUE})")
     String timeout;
 
     @Option(names = "--retries", paramLabel = "N", defaultValue = "0",

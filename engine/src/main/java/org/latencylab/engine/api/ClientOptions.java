@@ -9,10 +9,10 @@ import java.time.Duration;
  * measures the retry policy, not the server; when on, a retried request's latency still counts from its first
  * attempt.
  *
- * @param connectTimeout   TCP (and TLS) connect limit
- * @param firstByteTimeout limit from send to response headers (time to first byte)
- * @param idleTimeout      limit on the gap between two reads of the body (stall detection)
- * @param totalTimeout     limit on the whole request, all attempts included
+ * @param connectTimeout   TCP (and TLS) connect limit; 0 = no limit
+ * @param firstByteTimeout limit from send to response headers (time to first byte); 0 = no limit
+ * @param idleTimeout      limit on the gap between two reads of the body (stall detection); 0 = no limit
+ * @param totalTimeout     limit on the whole request, all attempts included; 0 = no limit
  * @param maxRetries       retries after a 429 or 5xx or connection failure (0 = none); >= 0
  * @param retryBaseDelay   first backoff delay; doubled per retry, with full jitter, unless the server sent
  *                         {@code Retry-After} / {@code retry-after-ms}, which is honoured

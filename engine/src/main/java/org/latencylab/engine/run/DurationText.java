@@ -20,7 +20,8 @@ public final class DurationText {
     /**
      * @param text a duration such as {@code "15s"}
      * @return the duration
-     * @throws IllegalArgumentException when the text is not a duration >= 0; the message shows the accepted forms
+     * @throws IllegalArgumentException when the text is not a duration >= 0 (the message shows the accepted forms), or
+     *                                  when it is longer than a {@code long} of nanoseconds holds (about 292 years)
      */
     public static Duration parse(String text) {
         if (text == null || text.isBlank()) {
@@ -40,6 +41,9 @@ public final class DurationText {
                 case "h" -> v * 3600e9;
                 default -> throw new IllegalStateException(unit);
             };
+            if (nanos >= Long.MAX_VALUE) { // Math.round would clamp it silently
+                throw new IllegalArgumentException("duration too long: '" + text + "' (at most about 292 years)");
+            }
             return Duration.ofNanos(Math.round(nanos));
         }
         try {

@@ -33,5 +33,9 @@ class DurationTextTest {
         assertThatThrownBy(() -> DurationText.parse("fast")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("250ms").hasMessageContaining("'fast'");
         assertThatThrownBy(() -> DurationText.parse("-3s")).isInstanceOf(IllegalArgumentException.class);
+        // not clamped to Long.MAX_VALUE nanoseconds (written back as '9223372036854775807ns')
+        assertThatThrownBy(() -> DurationText.parse("99999999h")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("duration too long: '99999999h' (at most about 292 years)");
+        assertThat(DurationText.parse("2000000h")).isEqualTo(Duration.ofHours(2_000_000));
     }
 }
