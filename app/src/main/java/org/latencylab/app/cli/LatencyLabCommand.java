@@ -22,9 +22,15 @@ public final class LatencyLabCommand implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new LatencyLabCommand());
         cl.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("latencylab: " + ex.getMessage());
-            ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName()
-                    + " --help'.");
+            java.io.PrintWriter err = ex.getCommandLine().getErr();
+            String message = ex.getMessage();
+            if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                    && !u.getCommandLine().getSubcommands().isEmpty() && !u.getUnmatched().get(0).startsWith("-")) {
+                message = "unknown command '" + u.getUnmatched().get(0) + "'"; // not "Unmatched argument at index 0"
+            }
+            err.println("latencylab: " + message);
+            CommandLine.UnmatchedArgumentException.printSuggestions(ex, err); // "Did you mean: ...?" for a near miss
+            err.println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
             return ExitCodes.BAD_INPUT;
         });
         cl.setExecutionExceptionHandler((ex, c, parse) -> {

@@ -125,6 +125,13 @@ class CommandLineTest {
         Result typo = run("probe", "--slo", "ttftt:95:100", "-n", "1");
         assertThat(typo.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(typo.err()).contains("unknown metric 'ttftt'");
+        Result nearCommand = run("prob");
+        assertThat(nearCommand.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(nearCommand.err()).contains("latencylab: unknown command 'prob'")
+                .contains("Did you mean: latencylab probe?").doesNotContain("Unmatched argument");
+        Result nearOption = run("probe", "--concurency", "4");
+        assertThat(nearOption.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(nearOption.err()).contains("Unknown options: '--concurency'").contains("--concurrency");
         Result badProfile = run("sim", "--profile", dir.resolve("nothere.yaml").toString());
         assertThat(badProfile.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(badProfile.err()).contains("does not exist");
