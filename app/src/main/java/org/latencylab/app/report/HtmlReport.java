@@ -113,11 +113,12 @@ public final class HtmlReport {
     }
 
     /**
-     * Checks that {@code out} can be created as a file before any work is done.
+     * Checks that {@code out} can be created as a file before any work is done: creates its folder when missing and
+     * a temporary file in it, which is deleted at once.
      *
      * @param out the report file
-     * @throws IllegalArgumentException when {@code out} is a directory or a parent of it is a file (the message
-     *                                  names that path)
+     * @throws IllegalArgumentException when {@code out} is a directory, a parent of it is a file, or its folder cannot
+     *                                  be created or written (the message names that path and says why in words)
      */
     public static void checkTarget(Path out) {
         Path abs = out.toAbsolutePath().normalize();
@@ -130,8 +131,23 @@ public final class HtmlReport {
                 if (!Files.isDirectory(p)) {
                     throw new IllegalArgumentException("cannot write report: " + p + " is a file, not a folder");
                 }
-                return;
+                break;
             }
+        }
+        // creating a file is the only portable test of writability (permission bits lie for root, and /proc refuses
+        // what its bits allow): a report that cannot be written fails now, not after its charts were drawn
+        Path dir = abs.getParent();
+        try {
+            if (dir != null) {
+                Files.createDirectories(dir);
+                Files.delete(Files.createTempFile(dir, ".latencylab-report-check", ".tmp"));
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+                    : e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+                    : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                    : String.valueOf(e.getMessage());
+            throw new IllegalArgumentException("cannot write report " + out + ": " + why + " (" + dir + ")", e);
         }
     }
 

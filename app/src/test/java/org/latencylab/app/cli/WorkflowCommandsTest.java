@@ -134,6 +134,13 @@ class WorkflowCommandsTest {
         CommandLineTest.Result toFolder = run("report", dir.resolve("run").toString(), "--out", dir.toString());
         assertThat(toFolder.code()).isEqualTo(ExitCodes.BAD_INPUT);
         assertThat(toFolder.err()).contains("is a directory").doesNotContain("writing the report");
+        // a folder that cannot be created (Linux's /proc takes no new folder, whoever asks): refused before rendering
+        if (Files.isDirectory(Path.of("/proc/self"))) {
+            CommandLineTest.Result proc = run("report", dir.resolve("run").toString(), "--out", "/proc/x/r.html");
+            assertThat(proc.code()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(proc.err()).contains("cannot write report /proc/x/r.html: ")
+                    .doesNotContain("writing the report").doesNotContain("Exception");
+        }
     }
 
     @Test
