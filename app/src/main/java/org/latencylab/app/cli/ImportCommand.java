@@ -35,12 +35,16 @@ final class ImportCommand implements Callable<Integer> {
             description = "run directory to create (default: runs/import-<tool>-<file name>)")
     Path out;
 
+    @Option(names = "--overwrite",
+            description = "replace a run already in the run directory (its run files are deleted first)")
+    boolean overwrite;
+
     @Override
     public Integer call() {
         ImportedRun run = ResultImporter.read(file, tool == null ? null : SourceTool.fromId(tool));
         Path dir = out != null ? out : Path.of("runs", "import-" + run.tool().id() + "-"
                 + file.getFileName().toString().replaceAll("[^A-Za-z0-9._-]+", "-"));
-        ImportWriter.write(run, dir);
+        ImportWriter.write(run, dir, overwrite);
         var o = spec.commandLine().getOut();
         o.println("imported " + run.records().size() + " requests from " + run.tool().displayName() + " into " + dir);
         o.println("lacks: " + String.join(", ", run.missingMetrics()));

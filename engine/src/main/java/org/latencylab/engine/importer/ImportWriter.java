@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.results.RunDirectory;
 import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.stats.RequestStats;
 import org.latencylab.engine.stats.StatsConfig;
@@ -32,24 +33,30 @@ public final class ImportWriter {
 
     /**
      * @param run the imported run
-     * @param dir run directory to create; must not exist or be empty
+     * @param dir run directory to write; one that already holds a run is refused
      * @return {@code dir}
-     * @throws IllegalArgumentException when {@code dir} exists and is not empty
+     * @throws IllegalArgumentException when {@code dir} already holds a run, or cannot be created or written
+     *                                  ({@link RunDirectory.RunDirectoryException}, the message says why)
      * @throws UncheckedIOException     when a file cannot be written
      */
     public static Path write(ImportedRun run, Path dir) {
-        try {
-            if (Files.isDirectory(dir)) {
-                try (var s = Files.list(dir)) {
-                    if (s.findAny().isPresent()) {
-                        throw new IllegalArgumentException(dir + ": the run directory exists and is not empty");
-                    }
-                }
-            }
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create " + dir + ": " + e.getMessage(), e);
-        }
+        return write(run, dir, false);
+    }
+
+    /**
+     * Like {@link #write(ImportedRun, Path)}; with {@code overwrite}, an earlier run's files in {@code dir} are
+     * deleted first ({@link RunDirectory#prepare}, as {@code run --overwrite} does).
+     *
+     * @param run       the imported run
+     * @param dir       run directory to write
+     * @param overwrite whether an earlier run in {@code dir} is replaced instead of refusing the directory
+     * @return {@code dir}
+     * @throws IllegalArgumentException when {@code dir} holds a run and {@code overwrite} is false, or cannot be
+     *                                  created or written
+     * @throws UncheckedIOException     when a file cannot be written
+     */
+    public static Path write(ImportedRun run, Path dir, boolean overwrite) {
+        RunDirectory.prepare(dir, overwrite);
         try (RequestLog log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), 0)) {
             run.records().forEach(log::append);
         }

@@ -121,7 +121,12 @@ class ResultImporterTest {
         Path u = tmp.resolve("other.json");
         Files.writeString(u, "{\"x\": 1}");
         assertThatThrownBy(() -> SourceTool.detect(u)).hasMessageContaining("--tool");
-        assertThatThrownBy(() -> ImportWriter.write(ResultImporter.read(DIR.resolve("aiperf-profile_export.jsonl"),
-                SourceTool.AIPERF), tmp)).hasMessageContaining("not empty");
+        // a directory that already holds a run is refused, as by 'run'; --overwrite replaces that run
+        ImportedRun aiperf = ResultImporter.read(DIR.resolve("aiperf-profile_export.jsonl"), SourceTool.AIPERF);
+        Path into = ImportWriter.write(aiperf, tmp.resolve("imported"));
+        assertThatThrownBy(() -> ImportWriter.write(aiperf, into)).hasMessageContaining("already holds a run")
+                .hasMessageContaining("--overwrite");
+        ImportWriter.write(aiperf, into, true);
+        assertThat(RequestLog.read(into.resolve(RequestLog.FILE_NAME))).hasSize(aiperf.records().size());
     }
 }
