@@ -42,7 +42,7 @@ final class ProbeCommand implements Callable<Integer> {
     boolean noStream;
 
     @Option(names = "--slo", paramLabel = "METRIC:PCT:MS",
-            description = "SLO, e.g. ttft:95:500 (P95 TTFT <= 500 ms); repeatable")
+            description = "SLO, e.g. ttft:95:500 (P95 TTFT <= 500 ms; 500ms and 0.5s read the same); repeatable")
     List<String> slos = List.of();
 
     @Option(names = "--warmup", defaultValue = "1",

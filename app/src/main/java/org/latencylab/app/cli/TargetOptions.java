@@ -125,7 +125,13 @@ final class TargetOptions {
     }
 
     ClientOptions client() {
-        return ClientOptions.DEFAULTS.withTotalTimeout(DurationText.parse(timeout)).withMaxRetries(retries)
+        java.time.Duration total;
+        try {
+            total = DurationText.parse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--timeout: " + e.getMessage(), e);
+        }
+        return ClientOptions.DEFAULTS.withTotalTimeout(total).withMaxRetries(retries)
                 .withColdConnections(coldConnections);
     }
 
@@ -144,10 +150,18 @@ final class TargetOptions {
             throw new IllegalArgumentException("--slo must look like METRIC:PERCENTILE:MS, e.g. ttft:95:500, was '"
                     + text + "'");
         }
+        String ms = p[2].strip();
         try {
-            return org.latencylab.engine.stats.Slo.ofMillis(p[0], Double.parseDouble(p[1]), Double.parseDouble(p[2]));
+            // the threshold is in milliseconds; "500ms" says so too and is read the same (a duration such as "1s" is
+            // read as one: 1,000 ms)
+            double threshold = ms.matches("[0-9.]+") ? Double.parseDouble(ms)
+                    : DurationText.parse(ms).toNanos() / 1e6;
+            return org.latencylab.engine.stats.Slo.ofMillis(p[0], Double.parseDouble(p[1]), threshold);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--slo '" + text + "': percentile and milliseconds must be numbers");
+            throw new IllegalArgumentException("--slo '" + text + "': the percentile must be a number and the"
+                    + " threshold milliseconds (500) or a duration (500ms, 1.5s)");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--slo '" + text + "': " + e.getMessage(), e);
         }
     }
 }

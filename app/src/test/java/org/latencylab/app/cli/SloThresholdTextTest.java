@@ -50,4 +50,15 @@ class SloThresholdTextTest {
                 "--slo", "ttft:95:0.001", "--out", dir.resolve("probe").toString(), "--no-charts");
         assertThat(r.out()).as(r.err()).contains("SLO TTFT P95 ≤ 0.001 ms: ").doesNotContain("≤ 0.00 ms");
     }
+
+    @Test
+    void aProbeSloThresholdIsMillisecondsOrADurationThatSaysItsUnit() {
+        var slos = TargetOptions.stats(java.util.List.of("ttft:95:500", "ttft:99:500ms", "e2e:95:1.5s")).slos();
+        assertThat(slos).extracting(org.latencylab.engine.stats.Slo::thresholdNanos)
+                .containsExactly(500_000_000L, 500_000_000L, 1_500_000_000L);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TargetOptions.stats(java.util.List.of("ttft:x:500")))
+                .hasMessageContaining("--slo 'ttft:x:500': the percentile must be a number");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> TargetOptions.stats(java.util.List.of("ttft:95:fast")))
+                .hasMessageStartingWith("--slo 'ttft:95:fast': expected a duration like");
+    }
 }
