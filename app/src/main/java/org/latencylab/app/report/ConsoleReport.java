@@ -495,7 +495,7 @@ public final class ConsoleReport {
                     ? String.format(Locale.ROOT, "95%% CI %s–%s", Units.ms(p95.lowerMillis()), Units.ms(p95.upperMillis()))
                     : String.format(Locale.ROOT, "interval %s–%s covers only %s %%", Units.ms(p95.lowerMillis()),
                     Units.ms(p95.upperMillis()),
-                    org.latencylab.engine.stats.Summaries.coveragePercent(p95.confidence(), p95.targetConfidence()));
+                    org.latencylab.engine.stats.PercentileEstimate.coveragePercent(p95.confidence(), p95.targetConfidence()));
             out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", MetricNames.name(s.tierMetric()),
                     Units.ms(p95.valueMillis()), ci, s.tier().name(), clientSaturated
                             ? " as measured, not a verdict on the server: the client was saturated (see its trust"

@@ -2,6 +2,7 @@ package org.latencylab.engine.stats;
 
 import org.latencylab.engine.api.Nanos;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * One percentile of a latency sample with its distribution-free confidence interval and the interval's actual
@@ -130,5 +131,36 @@ public record PercentileEstimate(double percentile, long valueNanos, long lowerN
     /** @return the upper bound in milliseconds */
     public double upperMillis() {
         return Nanos.toMillis(upperNanos);
+    }
+
+    /**
+     * The coverage of an interval that falls short of its target, as percent text that never reads as the target:
+     * 0.948 against 0.95 is "94.8", not "95" (a console line had said "covers only 95 %").
+     *
+     * @param coverage the interval's coverage probability, 0..1
+     * @param target   the confidence aimed at, 0..1
+     * @return e.g. "75", "0.98" or "94.8": {@link #percent} with as many decimals (up to 3) as it takes to differ from
+     * the target's text
+     */
+    public static String coveragePercent(double coverage, double target) {
+        String text = percent(coverage);
+        if (coverage < target && text.equals(percent(target))) {
+            for (int decimals = 1; decimals <= 3; decimals++) {
+                text = String.format(Locale.ROOT, "%." + decimals + "f", coverage * 100);
+                if (!text.equals(String.format(Locale.ROOT, "%." + decimals + "f", target * 100))) {
+                    break;
+                }
+            }
+        }
+        return text;
+    }
+
+    /** A probability as percent with two significant digits below 10 % (e.g. "75", "20", "0.98", "0"). */
+    static String percent(double probability) {
+        double pct = probability * 100;
+        if (pct == 0 || pct >= 9.95) {
+            return String.format(Locale.ROOT, "%.0f", pct);
+        }
+        return new java.math.BigDecimal(pct).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
     }
 }

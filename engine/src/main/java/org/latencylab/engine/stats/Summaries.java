@@ -178,7 +178,8 @@ public final class Summaries {
                 coverage, confidence, enough);
         String shortfall = e.meetsConfidence() ? "" : String.format(Locale.ROOT,
                 "the interval [%s, %s] covers only %s %% (target %s %%)", rankName(r.lowerRank(), n),
-                rankName(r.upperRank(), n), coveragePercent(coverage, confidence), percent(confidence));
+                rankName(r.upperRank(), n), PercentileEstimate.coveragePercent(coverage, confidence),
+                PercentileEstimate.percent(confidence));
         if (!enough) {
             double above = n * (1 - p / 100);
             warnings.add(String.format(Locale.ROOT, "%s %s from %d samples: fewer than %d samples above it (%.1f expected);"
@@ -236,8 +237,10 @@ public final class Summaries {
                 String enough = bySampleSize(entries.stream().filter(x -> x.e().enoughSamples()
                         && !x.e().meetsConfidence()).toList());
                 parts.add((enough.isEmpty() ? "" : "in " + enough + " ") + "the interval covers only "
-                        + (percent(lo).equals(percent(hi)) ? percent(lo) : percent(lo) + "–" + percent(hi))
-                        + " % (target " + percent(shortCover.get(0).targetConfidence()) + " %)");
+                        + (PercentileEstimate.percent(lo).equals(PercentileEstimate.percent(hi))
+                        ? PercentileEstimate.percent(lo)
+                        : PercentileEstimate.percent(lo) + "–" + PercentileEstimate.percent(hi))
+                        + " % (target " + PercentileEstimate.percent(shortCover.get(0).targetConfidence()) + " %)");
             }
             lines.add("P" + PercentileEstimate.label(p) + ": " + String.join("; ", parts));
         });
@@ -257,37 +260,6 @@ public final class Summaries {
         byN.forEach((n, metrics) -> groups.add(String.join(", ", metrics) + " (" + n + " samples)"));
         return groups.size() <= 1 ? String.join("", groups)
                 : String.join(", ", groups.subList(0, groups.size() - 1)) + " and " + groups.get(groups.size() - 1);
-    }
-
-    /**
-     * The coverage of an interval that falls short of its target, as percent text that never reads as the target:
-     * 0.948 against 0.95 is "94.8", not "95" (a console line had said "covers only 95 %").
-     *
-     * @param coverage the interval's coverage probability, 0..1
-     * @param target   the confidence aimed at, 0..1
-     * @return e.g. "75", "0.98" or "94.8": {@link #percent} with as many decimals (up to 3) as it takes to differ from
-     * the target's text
-     */
-    public static String coveragePercent(double coverage, double target) {
-        String text = percent(coverage);
-        if (coverage < target && text.equals(percent(target))) {
-            for (int decimals = 1; decimals <= 3; decimals++) {
-                text = String.format(Locale.ROOT, "%." + decimals + "f", coverage * 100);
-                if (!text.equals(String.format(Locale.ROOT, "%." + decimals + "f", target * 100))) {
-                    break;
-                }
-            }
-        }
-        return text;
-    }
-
-    /** A probability as percent with two significant digits below 10 % (e.g. "75", "20", "0.98", "0"). */
-    private static String percent(double probability) {
-        double pct = probability * 100;
-        if (pct == 0 || pct >= 9.95) {
-            return String.format(Locale.ROOT, "%.0f", pct);
-        }
-        return new java.math.BigDecimal(pct).round(new java.math.MathContext(2)).stripTrailingZeros().toPlainString();
     }
 
     private static double[] sortedPercentiles(List<Double> percentiles) {

@@ -345,10 +345,10 @@ class SummariesTest {
 
     @Test
     void aShortfallNeverReadsAsItsTarget() {
-        assertThat(Summaries.coveragePercent(0.948, 0.95)).isEqualTo("94.8");
-        assertThat(Summaries.coveragePercent(0.9499, 0.95)).isEqualTo("94.99");
-        assertThat(Summaries.coveragePercent(0.75, 0.95)).isEqualTo("75");
-        assertThat(Summaries.coveragePercent(0.0098, 0.95)).isEqualTo("0.98");
-        assertThat(Summaries.coveragePercent(0.95, 0.95)).isEqualTo("95");
+        assertThat(PercentileEstimate.coveragePercent(0.948, 0.95)).isEqualTo("94.8");
+        assertThat(PercentileEstimate.coveragePercent(0.9499, 0.95)).isEqualTo("94.99");
+        assertThat(PercentileEstimate.coveragePercent(0.75, 0.95)).isEqualTo("75");
+        assertThat(PercentileEstimate.coveragePercent(0.0098, 0.95)).isEqualTo("0.98");
+        assertThat(PercentileEstimate.coveragePercent(0.95, 0.95)).isEqualTo("95");
     }
 }
