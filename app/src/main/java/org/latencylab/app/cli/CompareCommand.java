@@ -103,7 +103,8 @@ final class CompareCommand implements Callable<Integer> {
         }
         com.fasterxml.jackson.databind.JsonNode spec = steps.get(0).path("spec");
         if (spec.has("requests") && spec.has("concurrency")) {
-            return ": " + spec.get("requests").asText() + " requests at concurrency " + spec.get("concurrency").asText();
+            return ": " + spec.get("requests").asText() + (spec.get("requests").asInt() == 1 ? " request" : " requests")
+                    + " at concurrency " + spec.get("concurrency").asText();
         }
         if (spec.path("rate").isNumber()) {
             return ": open loop at " + new java.math.BigDecimal(spec.get("rate").asText()).stripTrailingZeros().toPlainString()

@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 @Command(name = "report", mixinStandardHelpOptions = true,
         description = {"Write a self-contained HTML report of one run, or a comparison of several (LatencyLab runs or"
                 + " imported ones): summary, definitions, environment, trust check, tables and charts embedded as"
-                + " PNG.", "%nExit status: 0 ok, 2 bad input (not a run directory), 3 the report could not be written."})
+                + " PNG.", "%nExit status: 0 ok, 2 bad input (not a run directory, or an --out whose folder cannot be made or written), 3 writing the report failed."})
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

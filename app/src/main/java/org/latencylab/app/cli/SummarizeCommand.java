@@ -50,6 +50,12 @@ final class SummarizeCommand implements Callable<Integer> {
         if (!Files.isRegularFile(dir.resolve(RunFiles.RUN_JSON))) {
             throw new IllegalArgumentException(dir + ": not a run directory (no " + RunFiles.RUN_JSON + ")");
         }
+        String importedFrom = importedFrom(dir.resolve(RunFiles.RUN_JSON));
+        if (importedFrom != null) {
+            throw new IllegalArgumentException(dir + " holds requests imported from " + importedFrom + ", which"
+                    + " 'summarize' does not read; 'report " + dir + "' shows them, and 'compare' sets them beside"
+                    + " other runs");
+        }
         RunResult r = StepCatalog.reader().recover(dir);
         List<Path> images = List.of();
         if (r.status() == RunResult.Status.INTERRUPTED && !noCharts) {
@@ -65,5 +71,16 @@ final class SummarizeCommand implements Callable<Integer> {
             err.println("latencylab: " + ConsoleReport.noRequestSucceededMessage(r));
         }
         return ExitCodes.of(r); // as the run itself exited (but for how a stopped run was stopped)
+    }
+
+    /** @return the tool an imported run came from ({@code spec.imported_from} of its run.json), or null */
+    private static String importedFrom(Path runJson) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode from = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .readTree(runJson.toFile()).path("spec").path("imported_from");
+            return from.isTextual() ? from.asText() : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null; // the reader below says what is wrong with the file
+        }
     }
 }

@@ -39,6 +39,14 @@ class WorkflowCommandsTest {
         CommandLineTest.Result a = run("import", imports().resolve("aiperf-profile_export.jsonl").toString(), "--tool",
                 "aiperf", "--out", dir.resolve("aiperf").toString());
         assertThat(a.code()).as(a.err()).isZero();
+        // summarize reads LatencyLab's own runs: an imported one is pointed at report and compare, not misread
+        CommandLineTest.Result s = run("summarize", dir.resolve("vllm").toString());
+        assertThat(s.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(s.err()).contains("holds requests imported from vLLM bench serve").contains("'report ")
+                .doesNotContain("unknown protocol");
+        CommandLineTest.Result missing = run("import", dir.resolve("nothere.json").toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(missing.err()).contains(dir.resolve("nothere.json") + ": no such file");
 
         CommandLineTest.Result c = run("compare", dir.resolve("vllm").toString(), dir.resolve("aiperf").toString());
         assertThat(c.code()).as(c.err()).isZero();

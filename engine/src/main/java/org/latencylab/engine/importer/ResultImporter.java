@@ -64,7 +64,9 @@ public final class ResultImporter {
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalArgumentException(file + ": not JSON"
                     + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr()) + ": " + e.getOriginalMessage(), e);
+                    + e.getLocation().getColumnNr()) + ": " + jsonProblem(e), e);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException(file + ": no such file", e);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
@@ -253,7 +255,7 @@ public final class ResultImporter {
             } catch (IOException e) {
                 throw new IllegalArgumentException(file + ":" + (i + 1) + ": not JSON: "
                         + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j
-                        ? j.getOriginalMessage() : e.getMessage()), e);
+                        ? jsonProblem(j) : e.getMessage()), e);
             }
         }
         if (nodes.isEmpty()) {
@@ -437,5 +439,15 @@ public final class ResultImporter {
         String n = file.getFileName().toString();
         int dot = n.indexOf('.');
         return dot > 0 ? n.substring(0, dot) : n;
+    }
+
+    /**
+     * @param e a JSON parse failure
+     * @return Jackson's own words for it, with a nested location ("start marker at [Source: REDACTED (...); line: 1,
+     * column: 1]") written as "line 1, column 1"
+     */
+    static String jsonProblem(com.fasterxml.jackson.core.JsonProcessingException e) {
+        return String.valueOf(e.getOriginalMessage())
+                .replaceAll("\\[Source: [^\\]]*?line: (\\d+), column: (\\d+)\\]", "line $1, column $2");
     }
 }

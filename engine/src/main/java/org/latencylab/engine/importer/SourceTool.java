@@ -75,10 +75,13 @@ public enum SourceTool {
             if (n != null && n.has("ttfts")) {
                 return VLLM_BENCH;
             }
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalArgumentException(file + ": not JSON"
+                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                    + e.getLocation().getColumnNr()) + ": " + ResultImporter.jsonProblem(e), e);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new IllegalArgumentException(file + ": no such file", e);
         } catch (IOException e) {
-            if (e instanceof com.fasterxml.jackson.core.JsonProcessingException) {
-                throw new IllegalArgumentException(file + ": not JSON: " + e.getMessage(), e);
-            }
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
         throw new IllegalArgumentException(file + ": cannot tell which tool wrote it (no 'benchmarks' for GuideLLM,"

@@ -118,6 +118,11 @@ class ResultImporterTest {
         assertThatThrownBy(() -> ResultImporter.read(notJsonLines, SourceTool.AIPERF))
                 .hasMessageStartingWith(notJsonLines + ":1: not JSON: Unexpected character ('#'")
                 .hasMessageNotContaining("Source").hasMessageNotContaining("StreamReadFeature");
+        Path multiLine = tmp.resolve("object.json");
+        Files.writeString(multiLine, "{\n  \"benchmarks\": []\n}\n");
+        assertThatThrownBy(() -> ResultImporter.read(multiLine, SourceTool.AIPERF))
+                .hasMessageStartingWith(multiLine + ":1: not JSON: Unexpected end-of-input")
+                .hasMessageContaining("line 1, column 1").hasMessageNotContaining("Source");
         Path u = tmp.resolve("other.json");
         Files.writeString(u, "{\"x\": 1}");
         assertThatThrownBy(() -> SourceTool.detect(u)).hasMessageContaining("--tool");
