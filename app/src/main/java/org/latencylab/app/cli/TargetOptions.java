@@ -23,7 +23,7 @@ final class TargetOptions {
 
     @Option(names = "--protocol", paramLabel = "PROTOCOL", defaultValue = "openai-chat",
             description = "openai-chat, openai-completions, anthropic-messages, ollama-chat, ollama-generate, "
-                    + "tgi-generate (default: ${DEFAULT-VALUE})")
+                    + "tgi-generate, kserve-grpc (default: ${DEFAULT-VALUE})")
     String protocol;
 
     @Option(names = "--model", paramLabel = "MODEL", defaultValue = "",
@@ -130,6 +130,9 @@ final class TargetOptions {
             total = DurationText.parse(timeout);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--timeout: " + e.getMessage(), e);
+        }
+        if (retries < 0) {
+            throw new IllegalArgumentException("--retries must be >= 0, was " + retries);
         }
         return ClientOptions.DEFAULTS.withTotalTimeout(total).withMaxRetries(retries)
                 .withColdConnections(coldConnections);
