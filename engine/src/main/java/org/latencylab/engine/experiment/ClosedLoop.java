@@ -333,14 +333,25 @@ public final class ClosedLoop {
         }
 
         /**
-         * Waits at most {@code timeout} for every worker to end, without interrupting them.
+         * Waits at most {@code timeout} for every worker to end and, when the loop started its own threads, for those
+         * threads to be gone (as {@link #join()}), without interrupting them.
          *
          * @param timeout how long to wait at most
-         * @return true when all workers ended
+         * @return true when all workers ended and their own threads are gone
          * @throws InterruptedException when the calling thread is interrupted
          */
         public boolean awaitEnd(Duration timeout) throws InterruptedException {
-            return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            if (!done.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+            for (Thread t : own) {
+                long left = deadline - System.nanoTime();
+                if (t != null && t.isAlive() && (left <= 0 || !t.join(Duration.ofNanos(left)))) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }
