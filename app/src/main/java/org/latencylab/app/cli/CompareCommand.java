@@ -47,7 +47,9 @@ final class CompareCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, labels.get(i), r.sourceTool(),
                     i == baseline - 1 ? " — baseline" : "",
                     r.missingMetrics().isEmpty() ? "" : "; lacks " + String.join(", ", r.missingMetrics()));
-            out.printf(Locale.ROOT, "   %s%s%n", r.dir(), loadOf(r.runJson()));
+            String status = r.runJson().path("status").asText("");
+            out.printf(Locale.ROOT, "   %s%s%s%n", r.dir(), loadOf(r.runJson()),
+                    status.isEmpty() || status.equals("completed") ? "" : " (run " + status + ")");
             com.fasterxml.jackson.databind.JsonNode trust = r.runJson().path("trust");
             if (trust.path("saturated").asBoolean(false)) {
                 out.printf(Locale.ROOT, "   %s%n", trust.path("message").asText("client saturated"));
@@ -93,8 +95,9 @@ final class CompareCommand implements Callable<Integer> {
 
     /**
      * @param runJson a run's {@code run.json}
-     * @return ": 128 requests at concurrency 64" for a run of one closed-loop step, ": 300 req/s" for one open-loop
-     * step, else "" (a comparison line then shows the directory alone)
+     * @return for a run of one step: ": 128 requests at concurrency 64" (probe), ": open loop at 300 req/s for 60s",
+     * ": open loop bursting from 30 to 150 req/s for 60s", ": closed loop of 16 workers for 60s" (load steps); else ""
+     * (a comparison line then shows the directory alone)
      */
     private static String loadOf(com.fasterxml.jackson.databind.JsonNode runJson) {
         com.fasterxml.jackson.databind.JsonNode steps = runJson.path("steps");
@@ -106,10 +109,22 @@ final class CompareCommand implements Callable<Integer> {
             return ": " + spec.get("requests").asText() + (spec.get("requests").asInt() == 1 ? " request" : " requests")
                     + " at concurrency " + spec.get("concurrency").asText();
         }
+        String duration = spec.path("duration").isTextual() ? " for " + spec.get("duration").asText() : "";
         if (spec.path("rate").isNumber()) {
-            return ": open loop at " + new java.math.BigDecimal(spec.get("rate").asText()).stripTrailingZeros().toPlainString()
-                    + " req/s";
+            return ": open loop at " + number(spec.get("rate")) + " req/s" + duration;
+        }
+        com.fasterxml.jackson.databind.JsonNode burst = spec.path("burst");
+        if (burst.path("base").isNumber() && burst.path("peak").isNumber()) {
+            return ": open loop bursting from " + number(burst.get("base")) + " to " + number(burst.get("peak"))
+                    + " req/s" + duration;
+        }
+        if ("closed".equals(spec.path("mode").asText()) && spec.path("concurrency").isNumber()) {
+            return ": closed loop of " + spec.get("concurrency").asText() + " workers" + duration;
         }
         return "";
+    }
+
+    private static String number(com.fasterxml.jackson.databind.JsonNode n) {
+        return new java.math.BigDecimal(n.asText()).stripTrailingZeros().toPlainString();
     }
 }

@@ -184,6 +184,26 @@ class WorkflowCommandsTest {
     }
 
     @Test
+    void compareSaysWhatLoadEachRunCarried(@TempDir Path dir) throws Exception {
+        Path scenario = dir.resolve("load.yaml");
+        Files.writeString(scenario, """
+                format: 1
+                name: small-load
+                endpoint: {builtin: sim, profile: zero-latency}
+                experiments:
+                  - {type: load, rate: 20, arrival: poisson, duration: 1s, contextTokens: 16, maxOutputTokens: 2}
+                """);
+        assertThat(run("run", scenario.toString(), "--no-charts", "--out", dir.resolve("load").toString()).code())
+                .isZero();
+        assertThat(run("probe", "--sim", "zero-latency", "-n", "1", "--no-charts", "--out",
+                dir.resolve("one").toString()).code()).isZero();
+        CommandLineTest.Result c = run("compare", dir.resolve("load").toString(), dir.resolve("one").toString());
+        assertThat(c.code()).as(c.err()).isZero();
+        assertThat(c.out()).contains("   " + dir.resolve("load") + ": open loop at 20 req/s for 1s\n")
+                .contains("   " + dir.resolve("one") + ": 1 request at concurrency 1\n");
+    }
+
+    @Test
     void compareTellsTwoRunsOfTheSameNameApart(@TempDir Path dir) throws Exception {
         Path scenario = dir.resolve("s.yaml");
         Files.writeString(scenario, """
