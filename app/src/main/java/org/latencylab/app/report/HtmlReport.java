@@ -134,20 +134,15 @@ public final class HtmlReport {
                 break;
             }
         }
-        // creating a file is the only portable test of writability (permission bits lie for root, and /proc refuses
-        // what its bits allow): a report that cannot be written fails now, not after its charts were drawn
+        // the folder is made and test-written as a run directory is: a report that cannot be written fails now, not
+        // after its charts were drawn
         Path dir = abs.getParent();
-        try {
-            if (dir != null) {
-                Files.createDirectories(dir);
-                Files.delete(Files.createTempFile(dir, ".latencylab-report-check", ".tmp"));
+        if (dir != null) {
+            try {
+                org.latencylab.engine.results.RunDirectory.prepareToResume(dir);
+            } catch (org.latencylab.engine.results.RunDirectory.RunDirectoryException e) {
+                throw new IllegalArgumentException("cannot write report " + out + ": " + e.getMessage(), e);
             }
-        } catch (java.io.IOException | RuntimeException e) {
-            String why = e instanceof java.nio.file.AccessDeniedException ? "permission denied"
-                    : e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
-                    : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
-                    : String.valueOf(e.getMessage());
-            throw new IllegalArgumentException("cannot write report " + out + ": " + why + " (" + dir + ")", e);
         }
     }
 

@@ -62,9 +62,7 @@ public final class ResultImporter {
                 case AIPERF -> aiperf(file, Files.readAllLines(file));
             };
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": not JSON"
-                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr()) + ": " + jsonProblem(e), e);
+            throw notJson(file, e);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException(file + ": no such file", e);
         } catch (IOException e) {
@@ -439,6 +437,17 @@ public final class ResultImporter {
         String n = file.getFileName().toString();
         int dot = n.indexOf('.');
         return dot > 0 ? n.substring(0, dot) : n;
+    }
+
+    /**
+     * @param file the file being read
+     * @param e    its JSON parse failure
+     * @return "FILE: not JSON at line L, column C: " and {@link #jsonProblem}, for the command line (exit status 2)
+     */
+    static IllegalArgumentException notJson(Path file, com.fasterxml.jackson.core.JsonProcessingException e) {
+        return new IllegalArgumentException(file + ": not JSON"
+                + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
+                + e.getLocation().getColumnNr()) + ": " + jsonProblem(e), e);
     }
 
     /**

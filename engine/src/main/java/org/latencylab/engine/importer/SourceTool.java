@@ -76,9 +76,7 @@ public enum SourceTool {
                 return VLLM_BENCH;
             }
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": not JSON"
-                    + (e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr()) + ": " + ResultImporter.jsonProblem(e), e);
+            throw ResultImporter.notJson(file, e);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new IllegalArgumentException(file + ": no such file", e);
         } catch (IOException e) {
