@@ -71,6 +71,7 @@ final class TargetOptions {
      *                                  server lists no model; the message names the option
      */
     TargetSpec target(java.io.PrintWriter err) {
+        client(); // the client options are checked before the endpoint is asked for its model
         Protocol p;
         try {
             p = Protocol.fromId(protocol);
