@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.latencylab.engine.api.RequestRecord.UNSET;
 
@@ -62,10 +63,15 @@ final class DirectHttp1 implements AutoCloseable {
     /** An idle pooled connection older than this is closed instead of reused, ns (OkHttp's default: 5 minutes). */
     private static final long KEEP_ALIVE_NANOS = TimeUnit.MINUTES.toNanos(5);
     private static final byte[] CRLF = {'\r', '\n'};
+    /** Reader threads ({@link ReadAhead}); connections are spread over them in turn. */
+    static final int READERS = Integer.getInteger("latencylab.readers", 4);
 
     private final int connectTimeoutMillis;
     private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Conn>> idle = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Boolean> direct = new ConcurrentHashMap<>();
+    private final boolean readAheadEnabled = !"off".equalsIgnoreCase(System.getProperty("latencylab.readahead", ""));
+    private ReadAhead[] readAhead;
+    private int nextReader;
     private volatile boolean closed;
 
     /** @param connectTimeoutMillis TCP connect limit, ms; 0 = none */
@@ -180,11 +186,47 @@ final class DirectHttp1 implements AutoCloseable {
         }
     }
 
-    /** Closes every idle connection and refuses new exchanges. Idempotent. */
+    /** Closes every idle connection, stops the reader thread and refuses new exchanges. Idempotent. */
     @Override
     public void close() {
         closed = true;
         evictAll();
+        synchronized (this) {
+            if (readAhead != null) {
+                for (ReadAhead r : readAhead) {
+                    r.close();
+                }
+            }
+        }
+    }
+
+    /** @return how many body or head reads waited for the reader thread so far (each a wake-up of a request thread) */
+    synchronized long readAheadWaits() {
+        long n = 0;
+        if (readAhead != null) {
+            for (ReadAhead r : readAhead) {
+                n += r.waits();
+            }
+        }
+        return n;
+    }
+
+    /** @return the reader thread's owner, started on first use; null when read-ahead is off */
+    private synchronized ReadAhead readAhead() throws IOException {
+        if (!readAheadEnabled) {
+            return null;
+        }
+        if (closed) {
+            throw new IOException("client closed");
+        }
+        if (readAhead == null) {
+            readAhead = new ReadAhead[READERS];
+            for (int i = 0; i < READERS; i++) {
+                readAhead[i] = new ReadAhead();
+            }
+        }
+        nextReader = (nextReader + 1) % READERS;
+        return readAhead[nextReader];
     }
 
     private void release(String key, Conn conn) {
@@ -224,6 +266,7 @@ final class DirectHttp1 implements AutoCloseable {
         private final String key;
         private volatile Conn conn;
         private volatile boolean canceled;
+        private boolean eager;
 
         private Exchange(HttpUrl url, String key, Conn conn) {
             this.url = url;
@@ -234,6 +277,16 @@ final class DirectHttp1 implements AutoCloseable {
         /** @return true when the exchange runs on a connection taken from the pool */
         boolean reused() {
             return conn != null;
+        }
+
+        /**
+         * Has the body read as each read arrives ({@link ReadAhead.Mode#EAGER}) instead of in large pieces: for a
+         * request that must react while it streams (a first-token callback). Stamps are the same either way.
+         *
+         * @param eager true to be woken by every read
+         */
+        void eager(boolean eager) {
+            this.eager = eager;
         }
 
         /**
@@ -253,6 +306,7 @@ final class DirectHttp1 implements AutoCloseable {
                 c = connect(timing);
             }
             try {
+                c.eager = eager;
                 c.write(wire);
                 timing.requestSent = System.nanoTime();
                 return c.readResponse(request, this, timing);
@@ -277,11 +331,15 @@ final class DirectHttp1 implements AutoCloseable {
             try {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true); // see NoDelaySocketFactory
                 ch.socket().connect(new InetSocketAddress(address, url.port()), connectTimeoutMillis);
+                timing.connectEnd = System.nanoTime();
+                ReadAhead reader = readAhead();
+                if (reader != null) {
+                    c.inbox = reader.attach(ch);
+                }
             } catch (IOException e) {
                 c.close();
                 throw e;
             }
-            timing.connectEnd = System.nanoTime();
             return c;
         }
 
@@ -300,6 +358,7 @@ final class DirectHttp1 implements AutoCloseable {
         }
 
         private void done(Conn c, boolean reusable) {
+            c.releasePermit();
             if (reusable && !canceled) {
                 release(key, c);
             } else {
@@ -318,6 +377,25 @@ final class DirectHttp1 implements AutoCloseable {
         long lastFillNanos = UNSET;
         /** When above 0, reads wait at most this long (ms) and then fail (while a body is discarded). */
         int waitLimitMillis;
+        /** The reader thread's inbox of this socket, or null: then this thread reads the socket itself. */
+        volatile ReadAhead.Inbox inbox;
+        /** When a body read waits for bytes, what wakes it ({@link ReadAhead.Mode}); the head is always eager. */
+        ReadAhead.Mode bodyMode = ReadAhead.Mode.EAGER;
+        /** For {@link ReadAhead.Mode#LENGTH}: body bytes not yet taken from the inbox. */
+        long bodyWant;
+        /** True while the body of the current exchange is read (else the head: read eagerly). */
+        boolean inBody;
+        /** The current exchange reads eagerly ({@link Exchange#eager}). */
+        boolean eager;
+        /** Whether the thread reading this connection holds one of {@link ReadAhead#WORK_PERMITS}. */
+        private final java.util.concurrent.atomic.AtomicBoolean permit = new java.util.concurrent.atomic.AtomicBoolean();
+
+        /** Gives back the reading thread's work permit, if it holds one; safe from any thread, idempotent. */
+        void releasePermit() {
+            if (permit.compareAndSet(true, false)) {
+                ReadAhead.WORK_PERMITS.release();
+            }
+        }
 
         Conn(SocketChannel ch) {
             this.ch = ch;
@@ -327,6 +405,10 @@ final class DirectHttp1 implements AutoCloseable {
         boolean healthy() {
             if (!ch.isOpen() || buf.hasRemaining()) {
                 return false;
+            }
+            ReadAhead.Inbox in = inbox;
+            if (in != null) {
+                return in.clean();
             }
             try {
                 ch.configureBlocking(false);
@@ -349,7 +431,9 @@ final class DirectHttp1 implements AutoCloseable {
                 out.clear();
                 out.put(wire, off, n).flip();
                 while (out.hasRemaining()) {
-                    ch.write(out);
+                    if (ch.write(out) == 0) {
+                        LockSupport.parkNanos(50_000); // non-blocking (read ahead) and the socket's buffer full
+                    }
                 }
                 off += n;
             }
@@ -357,6 +441,10 @@ final class DirectHttp1 implements AutoCloseable {
 
         /** Reads once more from the socket, keeping unread bytes. @return bytes read, -1 at end of stream */
         int fill() throws IOException {
+            ReadAhead.Inbox in = inbox;
+            if (in != null) {
+                return take(in);
+            }
             if (waitLimitMillis > 0) {
                 return fillWithin(waitLimitMillis);
             }
@@ -368,6 +456,34 @@ final class DirectHttp1 implements AutoCloseable {
                 buf.flip();
             }
             lastFillNanos = System.nanoTime();
+            return n;
+        }
+
+        /** {@link #fill()} from the reader thread's inbox: the bytes of at most one socket read, with its stamp. */
+        private int take(ReadAhead.Inbox in) throws IOException {
+            long deadline = waitLimitMillis > 0 ? System.nanoTime() + waitLimitMillis * 1_000_000L : UNSET;
+            ReadAhead.Mode mode = inBody && !eager ? bodyMode : ReadAhead.Mode.EAGER;
+            boolean waits = !in.ready();
+            if (waits) {
+                releasePermit();
+            }
+            buf.compact();
+            int n;
+            try {
+                n = in.take(buf, mode, bodyWant, deadline);
+            } finally {
+                buf.flip();
+            }
+            if (waits) {
+                ReadAhead.WORK_PERMITS.acquireUninterruptibly();
+                permit.set(true);
+            }
+            if (n > 0) {
+                lastFillNanos = in.takenStamp();
+                if (inBody && bodyMode == ReadAhead.Mode.LENGTH) {
+                    bodyWant -= n;
+                }
+            }
             return n;
         }
 
@@ -480,6 +596,7 @@ final class DirectHttp1 implements AutoCloseable {
         }
 
         Response readResponse(Request request, Exchange exchange, TimingListener timing) throws IOException {
+            inBody = false;
             while (true) {
                 String status = readLine();
                 // "HTTP/1.1 200 OK": version, a three-digit code, an optional reason phrase (RFC 9112 §4)
@@ -517,11 +634,16 @@ final class DirectHttp1 implements AutoCloseable {
                 }
                 return new Response.Builder().request(request).protocol(okhttp3.Protocol.HTTP_1_1).code(code)
                         .message(message).headers(headers)
-                        .body(new Body(mediaType, body.declaredLength(), Okio.buffer(body))).build();
+                        .body(new Body(mediaType, body.declaredLength(), Okio.buffer(body), this)).build();
             }
         }
 
         void close() {
+            ReadAhead.Inbox in = inbox;
+            if (in != null) {
+                in.closedHere(); // a take waiting on it fails at once, as a blocked socket read would
+                releasePermit();
+            }
             try {
                 ch.close();
             } catch (IOException e) {
@@ -530,16 +652,41 @@ final class DirectHttp1 implements AutoCloseable {
         }
     }
 
+    /**
+     * The socket-read stamps behind a body this transport delivers, for {@link StampedBody}: with read-ahead the body's
+     * bytes are taken long after the reads that delivered them, so the moment they are handed over is not their time.
+     */
+    interface TransportStamps {
+        /** @return the stamp of the socket read that delivered the newest byte handed over so far, or UNSET */
+        long lastFillNanos();
+
+        /** @return when the latest socket read of this connection returned (the idle watchdog's clock), ns */
+        long lastSocketReadNanos();
+    }
+
     /** A response body of a known media type over a framing source. */
-    private static final class Body extends ResponseBody {
+    private static final class Body extends ResponseBody implements TransportStamps {
         private final MediaType type;
         private final long length;
         private final BufferedSource source;
+        private final Conn conn;
 
-        Body(MediaType type, long length, BufferedSource source) {
+        Body(MediaType type, long length, BufferedSource source, Conn conn) {
             this.type = type;
             this.length = length;
             this.source = source;
+            this.conn = conn;
+        }
+
+        @Override
+        public long lastFillNanos() {
+            return conn.lastFillNanos;
+        }
+
+        @Override
+        public long lastSocketReadNanos() {
+            ReadAhead.Inbox in = conn.inbox;
+            return in != null ? in.lastReadNanos() : conn.lastFillNanos;
         }
 
         @Override
@@ -596,6 +743,10 @@ final class DirectHttp1 implements AutoCloseable {
             this.declared = chunked ? -1 : length;
             this.keepAlive = keepAlive && (chunked || length >= 0);
             this.remaining = chunked ? 0 : length;
+            conn.inBody = true;
+            conn.bodyMode = chunked ? ReadAhead.Mode.CHUNKED : length >= 0 ? ReadAhead.Mode.LENGTH
+                    : ReadAhead.Mode.CLOSE;
+            conn.bodyWant = length >= 0 ? length - conn.buf.remaining() : 0;
             if (!chunked && length == 0) {
                 finish();
             }

@@ -498,6 +498,7 @@ public final class LlmClient implements AutoCloseable {
         DirectHttp1.Exchange exchange;
         try {
             exchange = direct.exchange(built.http().url()); // a pooled connection, checked before the clock starts
+            exchange.eager(onFirstToken != null); // a callback while it streams: woken by every read
         } catch (IOException e) {
             b.error(ErrorKind.CONNECTION, "no response: " + describe(e));
             return AttemptResult.FINAL;
@@ -637,6 +638,11 @@ public final class LlmClient implements AutoCloseable {
         }
         b.error(ErrorKind.HTTP_STATUS, msg);
         return code >= 500 ? new AttemptResult(true, hint) : AttemptResult.FINAL;
+    }
+
+    /** @return how many reads of plain-HTTP responses waited for the reader thread so far (request-thread wake-ups) */
+    long readAheadWaits() {
+        return direct == null ? 0 : direct.readAheadWaits();
     }
 
     /**

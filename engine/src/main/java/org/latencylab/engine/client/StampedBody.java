@@ -31,7 +31,8 @@ final class StampedBody extends FilteredBody {
 
     /** @param delegate the HTTP stack's body (closed with this one) */
     StampedBody(ResponseBody delegate) {
-        this(delegate, new Reads(delegate.source()));
+        this(delegate, new Reads(delegate.source(),
+                delegate instanceof DirectHttp1.TransportStamps t ? t : null));
     }
 
     private StampedBody(ResponseBody delegate, Reads reads) {
@@ -44,9 +45,13 @@ final class StampedBody extends FilteredBody {
         return reads.firstByte;
     }
 
-    /** @return when the latest read returned (or when this body was created); safe from any thread */
+    /**
+     * @return when the latest read returned (or when this body was created), or the transport's latest socket read when
+     *         that is later (read-ahead); safe from any thread
+     */
     long lastReadNanos() {
-        return reads.lastRead;
+        DirectHttp1.TransportStamps t = reads.transport;
+        return t == null ? reads.lastRead : Math.max(reads.lastRead, t.lastSocketReadNanos());
     }
 
     /**
@@ -85,16 +90,26 @@ final class StampedBody extends FilteredBody {
         private boolean lfAppended;
         private final byte[] last = new byte[4];
         private int lastCount;
+        /** The transport's own socket-read stamps, or null (then a read is stamped when it returns here). */
+        final DirectHttp1.TransportStamps transport;
 
-        Reads(okio.Source delegate) {
+        Reads(okio.Source delegate, DirectHttp1.TransportStamps transport) {
             super(delegate);
+            this.transport = transport;
         }
 
         @Override
         public long read(Buffer sink, long byteCount) throws IOException {
             long n = super.read(sink, byteCount);
-            long now = System.nanoTime();
-            lastRead = now;
+            long returned = System.nanoTime();
+            lastRead = returned;
+            long now = returned;
+            if (transport != null) {
+                long fill = transport.lastFillNanos();
+                if (fill != UNSET && fill - returned < 0) {
+                    now = fill; // the socket read that delivered these bytes returned then
+                }
+            }
             if (n > 0) {
                 if (firstByte == UNSET) {
                     firstByte = now;

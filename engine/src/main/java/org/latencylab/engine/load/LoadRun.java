@@ -506,7 +506,9 @@ final class LoadRun {
                 }
                 GenerationRequest request = sharedRequest != null ? sharedRequest
                         : request(ctx.prompt(spec.contextTokens(), true));
-                record = hook.send(ctx, request, f.ticket, f::firstToken);
+                // the first token is signalled only to a deadline that needs it: without a callback the client reads
+                // a stream in large pieces (fewer wake-ups; the stamps are the same)
+                record = hook.send(ctx, request, f.ticket, spec.firstTokenDeadline() != null ? f::firstToken : null);
             }
         } catch (InterruptedException e) {
             record = cancelledBeforeSend(f.ticket);

@@ -193,6 +193,55 @@ class DirectHttp1Test {
         assertThat(head.substring(head.indexOf("\r\n\r\n") + 4)).contains("\"stream\":true").contains("hello");
     }
 
+    /** A stream of {@code events} events {@code gapMs} apart, each flushed on its own, then the end and last chunk. */
+    private static Script spaced(int events, long gapMs) {
+        return (i, request, out) -> {
+            write(out, SSE_HEAD);
+            for (int e = 0; e < events; e++) {
+                Thread.sleep(gapMs);
+                write(out, chunk(event("t" + e)));
+            }
+            write(out, chunk(END) + "0\r\n\r\n");
+        };
+    }
+
+    @Test
+    void aStreamIsTakenInOnePieceAtItsEndYetEveryEventKeepsTheStampOfTheReadThatDeliveredIt() throws Exception {
+        RawServer server = new RawServer(spaced(12, 30));
+        LlmClient client = client(ClientOptions.DEFAULTS);
+        send(client, server, true); // opens the connection and starts the reader thread
+        long before = client.readAheadWaits();
+        RequestRecord r = send(client, server, true);
+        long waits = client.readAheadWaits() - before;
+
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.tokens().size()).isEqualTo(12);
+        for (int e = 1; e < 12; e++) {
+            long gapMs = (r.tokens().arrivalNanos(e) - r.tokens().arrivalNanos(e - 1)) / 1_000_000;
+            assertThat(gapMs).as("event %d left the server 30 ms after the one before", e).isBetween(10L, 1_000L);
+        }
+        // the response head wakes the request thread, the last chunk wakes it again; the 12 events in between do not
+        assertThat(waits).as("times the request thread waited for bytes").isBetween(1L, 4L);
+    }
+
+    @Test
+    void aRequestWithAFirstTokenCallbackIsWokenByEveryReadAndHearsOfItsFirstTokenWhileItStreams() throws Exception {
+        RawServer server = new RawServer(spaced(8, 40));
+        LlmClient client = client(ClientOptions.DEFAULTS);
+        send(client, server, true);
+        long before = client.readAheadWaits();
+        long[] calledAt = {UNSET};
+        RequestRecord r = client.execute(endpoint(server), GenerationRequest.streaming("hello", 10),
+                new RequestTicket(2, "t", 5, System.nanoTime()), () -> calledAt[0] = System.nanoTime());
+        long waits = client.readAheadWaits() - before;
+
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(calledAt[0]).isNotEqualTo(UNSET);
+        assertThat((r.endNanos() - calledAt[0]) / 1_000_000).as("ms from the callback to the stream's end: the"
+                + " 7 events after the first came 40 ms apart").isGreaterThanOrEqualTo(150L);
+        assertThat(waits).as("one wait per read at least: head and 8 events").isGreaterThanOrEqualTo(9L);
+    }
+
     @Test
     void chunkSizeLinesWithExtensionsLeadingZerosAndSpacesAreReadAndBadOnesAreProtocolErrors() throws Exception {
         String a = event("a");

@@ -1,0 +1,400 @@
+package org.latencylab.engine.client;
+
+import org.latencylab.engine.trust.SchedulerWaits;
+
+import java.io.IOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.Arrays;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One thread that reads every socket of {@link DirectHttp1}'s connections as soon as the kernel has bytes for it and
+ * stamps each read with {@link System#nanoTime()} at its return; the request threads take the stamped bytes from a
+ * per-connection {@link Inbox} and parse them when they get to it.
+ *
+ * <p>Why: with a thread per stream blocked in its own socket read, every streamed event woke one of up to thousands of
+ * kernel threads. On two cores against {@code shared/bench}'s truth server at 1,024 concurrent streams (51,200 events
+ * per second) those wake-ups outnumbered the server's own threads so far that the server read the next requests late:
+ * the client's TTFT error P99 was 4–9 times the floor client's, and a minimal client with one platform thread per
+ * stream (no parsing at all) was 5–10 times worse than the same client on virtual threads. Here a request thread is
+ * woken only when its response can be taken whole or in large pieces ({@link Mode}): at the end of the header block,
+ * at the terminating chunk of a chunked body, when a length-framed body is complete, at the connection's end, when
+ * {@value #HIGH_WATER_BYTES} bytes wait, or when bytes have waited {@value #QUIET_MILLIS} ms with no new read (a
+ * framing the wake rules did not recognise). Stamps are never moved by this: each byte keeps the stamp of the read that
+ * delivered it, and parsing it later changes no time. A request that must react while it streams (a first-token
+ * callback) reads {@link Mode#EAGER}: woken by every read, as before.
+ *
+ * <p>The reader also sees what arrives on idle pooled connections: a server's close or stray bytes make the
+ * connection unhealthy ({@link Inbox#clean()}) before anyone sends on it.
+ *
+ * <p>Its run-queue waits count for the trust check ({@link SchedulerWaits}): a late reader is a late stamp.
+ * Thread-safe: {@link #attach} from any thread; an inbox is taken from by one thread at a time.
+ */
+final class ReadAhead implements AutoCloseable {
+    /** Bytes waiting in an inbox that wake its taker whatever the framing: a long body is parsed in pieces. */
+    static final int HIGH_WATER_BYTES = 64 * 1024;
+    /**
+     * Bytes that have waited this long with no further read wake their taker (ms): the fallback for a framing the wake
+     * rules do not recognise (trailer fields after a last chunk), long enough that the gaps between a stream's tokens
+     * do not wake it.
+     */
+    static final long QUIET_MILLIS = 250;
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
+
+    /** When a parked taker is woken. */
+    enum Mode {
+        /** by every read (response heads; requests that react while they stream) */
+        EAGER,
+        /** when {@code want} bytes wait (a {@code Content-Length} body) */
+        LENGTH,
+        /** when the waiting bytes end with the terminating chunk {@code 0\r\n\r\n} */
+        CHUNKED,
+        /** at the connection's end (a body framed by the connection's close) */
+        CLOSE
+    }
+
+    /**
+     * Request threads that may work on taken bytes at once (parse, record, send the next request): the cores but one,
+     * at least one. A request thread woken by its inbox takes a permit and gives it back when it waits again or its
+     * response is done, so that a burst of responses ending together (a closed loop's wave) puts only this many of
+     * the client's threads on the CPUs' run queues instead of all of them, beside the reader thread and the server
+     * being measured. The stamps are the reader's and do not wait for a permit.
+     */
+    static final Semaphore WORK_PERMITS = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1),
+            true);
+
+    private final Selector selector;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Inbox> pending = new ConcurrentLinkedQueue<>();
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(HIGH_WATER_BYTES);
+    private volatile boolean closed;
+    /** Takes that had to wait for bytes (each ended by a wake-up of the taking thread). */
+    private final java.util.concurrent.atomic.LongAdder waits = new java.util.concurrent.atomic.LongAdder();
+
+    /**
+     * Opens the selector and starts the reader thread ({@code latencylab-reader}, a daemon).
+     *
+     * @throws IOException when no selector can be opened
+     */
+    ReadAhead() throws IOException {
+        selector = Selector.open();
+        thread = Thread.ofPlatform().daemon().name("latencylab-reader").unstarted(this::run);
+        thread.start();
+    }
+
+    /**
+     * Puts a connected channel in non-blocking mode and has the reader read it from now on.
+     *
+     * @param ch a connected socket channel (in blocking mode or not)
+     * @return its inbox
+     * @throws IOException when the channel cannot be switched to non-blocking mode, or this reader is closed
+     */
+    Inbox attach(SocketChannel ch) throws IOException {
+        if (closed) {
+            throw new IOException("client closed");
+        }
+        ch.configureBlocking(false);
+        Inbox in = new Inbox(ch, waits);
+        pending.add(in);
+        selector.wakeup();
+        return in;
+    }
+
+    /** @return how many takes from this reader's inboxes waited for bytes so far (the taking threads' wake-ups) */
+    long waits() {
+        return waits.sum();
+    }
+
+    /** Stops the reader; every inbox still read fails ("client closed"). Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        selector.wakeup();
+    }
+
+    private void run() {
+        try (var waits = SchedulerWaits.track()) {
+            long lastSweep = System.nanoTime();
+            while (!closed) {
+                selector.select(QUIET_MILLIS);
+                for (Inbox in; (in = pending.poll()) != null; ) {
+                    try {
+                        in.ch.register(selector, SelectionKey.OP_READ, in);
+                    } catch (IOException | RuntimeException e) {
+                        in.fail(e instanceof IOException io ? io : new IOException(e));
+                    }
+                }
+                var ready = selector.selectedKeys();
+                for (SelectionKey k : ready) {
+                    read(k, (Inbox) k.attachment());
+                }
+                ready.clear();
+                long now = System.nanoTime();
+                if (now - lastSweep >= QUIET_NANOS) {
+                    lastSweep = now;
+                    for (SelectionKey k : selector.keys()) {
+                        ((Inbox) k.attachment()).sweep(now);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the selector failed: every inbox is failed below
+        } finally {
+            closed = true;
+            try {
+                for (SelectionKey k : selector.keys()) {
+                    ((Inbox) k.attachment()).fail(new IOException("client closed"));
+                }
+                selector.close();
+            } catch (IOException | ClosedSelectorException e) {
+                // closing is best effort
+            }
+            for (Inbox in; (in = pending.poll()) != null; ) {
+                in.fail(new IOException("client closed"));
+            }
+        }
+    }
+
+    private void read(SelectionKey k, Inbox in) {
+        scratch.clear();
+        int n;
+        try {
+            n = in.ch.read(scratch);
+        } catch (IOException | RuntimeException e) {
+            k.cancel();
+            in.fail(e instanceof IOException io ? io : new IOException(e));
+            return;
+        }
+        long now = System.nanoTime();
+        if (n < 0) {
+            k.cancel();
+            in.end(now);
+        } else if (n > 0) {
+            scratch.flip();
+            in.append(scratch, now);
+        }
+    }
+
+    /**
+     * One connection's bytes read ahead, each run of bytes with the stamp of the socket read that delivered it, in
+     * order. Thread-safe: the reader appends, one request thread at a time takes.
+     */
+    static final class Inbox {
+        final SocketChannel ch;
+        private byte[] data = new byte[16 * 1024];
+        private int head;
+        private int tail;
+        /** Per read not yet taken whole: the absolute offset just past its bytes, and its stamp. */
+        private long[] ends = new long[16];
+        private long[] stamps = new long[16];
+        private int first;
+        private int reads;
+        private long takenTotal;
+        private long appendedTotal;
+        private volatile long lastReadNanos = System.nanoTime();
+        private long takenStamp = org.latencylab.engine.api.RequestRecord.UNSET;
+        private boolean ended;
+        private boolean closedHere;
+        private IOException error;
+        private boolean waiting;
+        private Mode mode = Mode.EAGER;
+        private long want;
+
+        private final java.util.concurrent.atomic.LongAdder waits;
+
+        private Inbox(SocketChannel ch, java.util.concurrent.atomic.LongAdder waits) {
+            this.ch = ch;
+            this.waits = waits;
+        }
+
+        /** @return when the reader's latest read of this socket returned (or when the inbox was made), ns */
+        long lastReadNanos() {
+            return lastReadNanos;
+        }
+
+        /** @return the stamp of the read whose bytes the latest {@link #take} returned, or UNSET */
+        synchronized long takenStamp() {
+            return takenStamp;
+        }
+
+        /** @return true when a {@link #take} would not wait: bytes wait, the server closed or reading failed */
+        synchronized boolean ready() {
+            return tail > head || ended || error != null;
+        }
+
+        /** @return true when nothing waits, the server has not closed and no read failed (an idle connection's check) */
+        synchronized boolean clean() {
+            return tail == head && !ended && error == null;
+        }
+
+        /**
+         * Moves waiting bytes into {@code dst}, at most those of one read (so they share one stamp,
+         * {@link #takenStamp}), waiting for them when none wait.
+         *
+         * @param dst            where the bytes go (position advanced)
+         * @param mode           when to be woken while none wait
+         * @param want           for {@link Mode#LENGTH}: bytes the body still needs beyond those already taken
+         * @param deadlineNanos  give up at this {@link System#nanoTime()} (UNSET: no limit)
+         * @return bytes moved, or -1 when the server closed the connection and nothing waits
+         * @throws AsynchronousCloseException when the connection was closed by this side (cancelled) or the thread was
+         *                                    interrupted (the interrupt flag is kept; the caller cancels)
+         * @throws SocketTimeoutException     when the deadline passed first
+         * @throws IOException                when the reader's read failed
+         */
+        synchronized int take(ByteBuffer dst, Mode mode, long want, long deadlineNanos) throws IOException {
+            if (closedHere) {
+                throw new AsynchronousCloseException();
+            }
+            while (tail == head) {
+                if (error != null) {
+                    throw error;
+                }
+                if (ended) {
+                    return -1;
+                }
+                long wait = 0;
+                if (deadlineNanos != org.latencylab.engine.api.RequestRecord.UNSET) {
+                    wait = deadlineNanos - System.nanoTime();
+                    if (wait <= 0) {
+                        throw new SocketTimeoutException("no bytes within the wait limit");
+                    }
+                }
+                this.mode = mode;
+                this.want = Math.max(1, want);
+                waiting = true;
+                waits.increment();
+                try {
+                    if (wait > 0) {
+                        TimeUnit.NANOSECONDS.timedWait(this, wait);
+                    } else {
+                        wait();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new AsynchronousCloseException();
+                } finally {
+                    waiting = false;
+                }
+                if (closedHere) {
+                    throw new AsynchronousCloseException();
+                }
+            }
+            int n = (int) Math.min(dst.remaining(), Math.min(tail - head, ends[first] - takenTotal));
+            dst.put(data, head, n);
+            head += n;
+            takenTotal += n;
+            takenStamp = stamps[first];
+            if (takenTotal == ends[first]) {
+                first++;
+                reads--;
+                if (reads == 0) {
+                    first = 0;
+                }
+            }
+            if (head == tail) {
+                head = 0;
+                tail = 0;
+            }
+            return n;
+        }
+
+        /** Reader: bytes read at {@code now}. */
+        void append(ByteBuffer src, long now) {
+            synchronized (this) {
+                int n = src.remaining();
+                if (data.length - tail < n) {
+                    if (head > 0) {
+                        System.arraycopy(data, head, data, 0, tail - head);
+                        tail -= head;
+                        head = 0;
+                    }
+                    if (data.length - tail < n) {
+                        data = Arrays.copyOf(data, Math.max(data.length * 2, tail + n));
+                    }
+                }
+                src.get(data, tail, n);
+                tail += n;
+                appendedTotal += n;
+                if (first + reads == ends.length) {
+                    if (first > 0) {
+                        System.arraycopy(ends, first, ends, 0, reads);
+                        System.arraycopy(stamps, first, stamps, 0, reads);
+                        first = 0;
+                    } else {
+                        ends = Arrays.copyOf(ends, ends.length * 2);
+                        stamps = Arrays.copyOf(stamps, stamps.length * 2);
+                    }
+                }
+                ends[first + reads] = appendedTotal;
+                stamps[first + reads] = now;
+                reads++;
+                lastReadNanos = now;
+                if (waiting && wakes()) {
+                    notifyAll();
+                }
+            }
+        }
+
+        private boolean wakes() {
+            int waitingBytes = tail - head;
+            if (waitingBytes >= HIGH_WATER_BYTES) {
+                return true;
+            }
+            return switch (mode) {
+                case EAGER -> true;
+                case LENGTH -> waitingBytes >= want;
+                case CHUNKED -> endsWithLastChunk();
+                case CLOSE -> false;
+            };
+        }
+
+        /** @return true when the waiting bytes end with a last chunk and its empty trailer section (RFC 9112 §7.1) */
+        private boolean endsWithLastChunk() {
+            int n = tail - head;
+            if (n < 5 || data[tail - 5] != '0' || data[tail - 4] != '\r' || data[tail - 3] != '\n'
+                    || data[tail - 2] != '\r' || data[tail - 1] != '\n') {
+                return false;
+            }
+            return n == 5 || data[tail - 6] == '\n';
+        }
+
+        /** Reader: the server closed the connection. */
+        synchronized void end(long now) {
+            ended = true;
+            lastReadNanos = now;
+            notifyAll();
+        }
+
+        /** Reader: reading failed (bytes read before still go to the taker first). */
+        synchronized void fail(IOException e) {
+            if (error == null) {
+                error = e;
+            }
+            notifyAll();
+        }
+
+        /** This side closed the connection (a cancel): the taker's next take fails at once, as a socket read would. */
+        synchronized void closedHere() {
+            closedHere = true;
+            if (error == null) {
+                error = new AsynchronousCloseException();
+            }
+            notifyAll();
+        }
+
+        /** Reader: wakes a taker whose bytes have waited {@value #QUIET_MILLIS} ms with no further read. */
+        synchronized void sweep(long now) {
+            if (waiting && tail > head && now - lastReadNanos >= QUIET_NANOS) {
+                notifyAll();
+            }
+        }
+    }
+}
