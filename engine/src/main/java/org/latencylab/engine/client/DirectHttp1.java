@@ -34,7 +34,8 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
 
 /**
  * The measuring path for plain-HTTP ({@code http://}) endpoints: one HTTP/1.1 exchange per stream over a pooled TCP
- * connection, written and read by the calling thread with no other thread, lock or timer on the way.
+ * connection, written by the calling thread; its socket is read and each read stamped by a reader thread
+ * ({@link ReadAhead}), and the calling thread takes the stamped bytes and parses them.
  *
  * <p>Why not OkHttp here (it stays for TLS, HTTP/2, proxies and gRPC's transport): profiled at 300 streaming
  * requests/s against a zero-latency simulator in another process, OkHttp's call machinery (interceptor chain, exchange
@@ -47,13 +48,16 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * not decompressed ({@code Accept-Encoding: identity} is sent unless the endpoint sets its own).
  *
  * <p>Stamps: {@link TimingListener#requestSent} when the last request byte was handed to the kernel,
- * {@link TimingListener#responseHeaders} at the return of the socket read that completed the header block; body reads
- * are socket reads on the calling thread, so {@link StampedBody} stamps the return of the read that delivered the
- * bytes. A pooled connection is taken and checked (a non-blocking read: end of stream or stray bytes mean the server
- * closed it) in {@link #exchange}, before the caller starts its clock; a new connection is opened inside the measured
- * time, with DNS and connect stamped.
+ * {@link TimingListener#responseHeaders} at the return of the socket read that completed the header block; every body
+ * byte carries the stamp of the socket read that delivered it ({@link TransportStamps}, used by {@link StampedBody}),
+ * however much later the calling thread takes and parses it. A pooled connection is taken and checked (end of stream
+ * or stray bytes seen by the reader mean the server closed it) in {@link #exchange}, before the caller starts its
+ * clock; a new connection is opened inside the measured time, with DNS and connect stamped.
  *
- * <p>Turned off (every request goes through OkHttp) with the system property {@code latencylab.http=okhttp}.
+ * <p>Connections are spread over {@link #READERS} reader threads (system property {@code latencylab.readers}). With the
+ * system property {@code latencylab.readahead=off} the calling thread reads its socket itself, blocking, as before the
+ * reader threads existed (for comparisons). Turned off altogether (every request goes through OkHttp) with the system
+ * property {@code latencylab.http=okhttp}.
  * Thread-safe: any number of threads may run exchanges at once; one exchange belongs to one thread, except
  * {@link Exchange#cancel()}, which any thread may call.
  */
@@ -475,8 +479,14 @@ final class DirectHttp1 implements AutoCloseable {
                 buf.flip();
             }
             if (waits) {
-                ReadAhead.WORK_PERMITS.acquireUninterruptibly();
-                permit.set(true);
+                try {
+                    // bounded: a permit never given back (a bug) must slow the client down, not hang it
+                    if (ReadAhead.WORK_PERMITS.tryAcquire(ReadAhead.PERMIT_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                        permit.set(true);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // the request ends as cancelled; no permit needed for that
+                }
             }
             if (n > 0) {
                 lastFillNanos = in.takenStamp();

@@ -16,9 +16,10 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One thread that reads every socket of {@link DirectHttp1}'s connections as soon as the kernel has bytes for it and
- * stamps each read with {@link System#nanoTime()} at its return; the request threads take the stamped bytes from a
- * per-connection {@link Inbox} and parse them when they get to it.
+ * A reader thread: reads the sockets of its share of {@link DirectHttp1}'s connections (they are spread over
+ * {@link DirectHttp1#READERS} of these) as soon as the kernel has bytes for them, and stamps each read with
+ * {@link System#nanoTime()} at its return; the request threads take the stamped bytes from a per-connection
+ * {@link Inbox} and parse them when they get to it.
  *
  * <p>Why: with a thread per stream blocked in its own socket read, every streamed event woke one of up to thousands of
  * kernel threads. On two cores against {@code shared/bench}'s truth server at 1,024 concurrent streams (51,200 events
@@ -70,6 +71,9 @@ final class ReadAhead implements AutoCloseable {
      */
     static final Semaphore WORK_PERMITS = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1),
             true);
+
+    /** Longest wait for a work permit, ms; after it the request thread goes on without one. */
+    static final long PERMIT_WAIT_MILLIS = 2_000;
 
     private final Selector selector;
     private final Thread thread;

@@ -4,6 +4,10 @@ package org.latencylab.engine.client;
  * The threads that send measured requests and read their responses: platform threads, not virtual ones, for closed
  * loops (one long-lived worker per stream) and open loops (a pooled thread per request in flight, {@link #pool()}).
  *
+ * <p>Plain-HTTP responses are read and stamped by {@link ReadAhead}'s reader threads, and a request thread is woken only
+ * at the response's head and end (fewer wake-ups, see there); the rest of this note is about responses the request
+ * thread reads itself (TLS and HTTP/2 through OkHttp, or {@code latencylab.readahead=off}).
+ *
  * <p>Why: a response's receive time is stamped when the socket read that delivered it returns
  * ({@link StampedBody}). A platform thread blocked in that read is woken by the kernel the moment the bytes arrive, and
  * Linux's scheduler runs a freshly woken thread ahead of busy ones (wake-up preemption), so the stamp follows the

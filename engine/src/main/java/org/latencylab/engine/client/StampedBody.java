@@ -20,9 +20,11 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * the one buffer between this source and the parser). It also keeps the first-byte stamp, the time of the latest
  * read (for the stall watchdog) and the body's last bytes (whether it ended inside an SSE event).
  *
- * <p>Stamps are taken where the body's bytes leave the HTTP stack (after chunked decoding): on HTTP/1.1 a stack read
- * that needs bytes reads the socket on this thread, so the stamp is that socket read's return; bytes the stack had
- * already buffered from an earlier socket read are stamped when handed over (later, never earlier).
+ * <p>Stamps are taken where the body's bytes leave the HTTP stack (after chunked decoding). LatencyLab's own plain-HTTP
+ * path ({@link DirectHttp1}) says which socket read delivered them ({@link DirectHttp1.TransportStamps}): a reader
+ * thread read them, maybe long before this thread takes them, and that read's return is their stamp. Through OkHttp a
+ * stack read that needs bytes reads the socket on this thread, so the stamp is that socket read's return; bytes the
+ * stack had already buffered from an earlier socket read are stamped when handed over (later, never earlier).
  *
  * <p>Not thread-safe: a body is read by one thread; {@link #lastReadNanos()} may be read from any thread.
  */
