@@ -68,7 +68,8 @@ final class DirectHttp1 implements AutoCloseable {
     private static final long KEEP_ALIVE_NANOS = TimeUnit.MINUTES.toNanos(5);
     private static final byte[] CRLF = {'\r', '\n'};
     /** Reader threads ({@link ReadAhead}); connections are spread over them in turn. */
-    static final int READERS = Integer.getInteger("latencylab.readers", 4);
+    static final int READERS = Math.max(1, Integer.getInteger("latencylab.readers",
+            Math.min(4, Runtime.getRuntime().availableProcessors())));
 
     private final int connectTimeoutMillis;
     private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Conn>> idle = new ConcurrentHashMap<>();

@@ -69,8 +69,8 @@ final class ReadAhead implements AutoCloseable {
      * the client's threads on the CPUs' run queues instead of all of them, beside the reader thread and the server
      * being measured. The stamps are the reader's and do not wait for a permit.
      */
-    static final Semaphore WORK_PERMITS = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1),
-            true);
+    static final Semaphore WORK_PERMITS = new Semaphore(Integer.getInteger("latencylab.workPermits",
+            Math.max(1, Runtime.getRuntime().availableProcessors() - 1)), true);
 
     /** Longest wait for a work permit, ms; after it the request thread goes on without one. */
     static final long PERMIT_WAIT_MILLIS = 2_000;
