@@ -312,9 +312,17 @@ final class DirectHttp1 implements AutoCloseable {
             }
             try {
                 c.eager = eager;
-                c.write(wire);
+                c.headStart = UNSET;
+                long beforeLastWrite = c.write(wire);
                 timing.requestSent = System.nanoTime();
-                return c.readResponse(request, this, timing);
+                Response response = c.readResponse(request, this, timing);
+                if (c.headStart != UNSET && c.headStart - timing.requestSent < 0) {
+                    // The reader thread read the answer before this thread, preempted between its last write's return
+                    // and the stamp (the write woke the server), took the stamp: the request was handed over at the
+                    // latest when that write began.
+                    timing.requestSent = Math.min(beforeLastWrite, c.headStart);
+                }
+                return response;
             } catch (IOException | RuntimeException e) {
                 c.close();
                 throw e;
@@ -392,6 +400,8 @@ final class DirectHttp1 implements AutoCloseable {
         boolean inBody;
         /** The current exchange reads eagerly ({@link Exchange#eager}). */
         boolean eager;
+        /** The stamp of the first read of the current response, or UNSET. */
+        long headStart = UNSET;
         /** Whether the thread reading this connection holds one of {@link ReadAhead#WORK_PERMITS}. */
         private final java.util.concurrent.atomic.AtomicBoolean permit = new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -427,21 +437,29 @@ final class DirectHttp1 implements AutoCloseable {
             }
         }
 
-        void write(byte[] wire) throws IOException {
+        /**
+         * Writes the request's bytes.
+         *
+         * @return {@link System#nanoTime()} just before the write call that handed over the last byte
+         */
+        long write(byte[] wire) throws IOException {
             if (out == null) {
                 out = ByteBuffer.allocateDirect(BUFFER_BYTES);
             }
+            long beforeLast = System.nanoTime();
             for (int off = 0; off < wire.length; ) {
                 int n = Math.min(out.capacity(), wire.length - off);
                 out.clear();
                 out.put(wire, off, n).flip();
                 while (out.hasRemaining()) {
+                    beforeLast = System.nanoTime();
                     if (ch.write(out) == 0) {
                         LockSupport.parkNanos(50_000); // non-blocking (read ahead) and the socket's buffer full
                     }
                 }
                 off += n;
             }
+            return beforeLast;
         }
 
         /** Reads once more from the socket, keeping unread bytes. @return bytes read, -1 at end of stream */
@@ -491,6 +509,9 @@ final class DirectHttp1 implements AutoCloseable {
             }
             if (n > 0) {
                 lastFillNanos = in.takenStamp();
+                if (headStart == UNSET) {
+                    headStart = lastFillNanos;
+                }
                 if (inBody && bodyMode == ReadAhead.Mode.LENGTH) {
                     bodyWant -= n;
                 }

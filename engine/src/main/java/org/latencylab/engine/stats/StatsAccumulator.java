@@ -131,6 +131,11 @@ public final class StatsAccumulator {
         }
         if (r.endNanos() != RequestRecord.UNSET) {
             last = Math.max(last, r.endNanos());
+        } else if (r.sendNanos() != RequestRecord.UNSET) {
+            // a request that failed before any end was stamped (a refused connection) ended at its send at the
+            // earliest: leaving it out made a run whose server died mid-run report its sent count over the span of
+            // its successes
+            last = Math.max(last, r.sendNanos());
         }
         if (r.intendedStartNanos() != RequestRecord.UNSET && r.sendNanos() != RequestRecord.UNSET
                 && r.intendedStartNanos() != r.sendNanos()) {

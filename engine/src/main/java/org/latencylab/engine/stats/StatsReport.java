@@ -24,7 +24,8 @@ import java.util.Optional;
  * @param errorsByKind            failed requests per error kind (only kinds that occurred)
  * @param outputTokens            output tokens of successful requests
  * @param outputTokensBySource    those tokens split by where their count came from (server usage or tokenizer)
- * @param wallSpanNanos           earliest (intended) start to latest end over all records, ns (0 when unknown)
+ * @param wallSpanNanos           earliest (intended) start to latest end over all records (a record without an end
+ *                                counts to its send), ns (0 when unknown)
  * @param outputTokensPerSecond   {@code outputTokens / wall span}, tokens/s (0 when the span is 0)
  * @param requestsPerSecond       {@code sent / wall span}, requests/s
  * @param successesPerSecond      {@code succeeded / wall span}, requests/s

@@ -54,6 +54,45 @@ class ClientAgainstSimulatorTest {
         return client.execute(server.endpoint(p), req, new RequestTicket(1, "it", PROMPT_TOKENS, System.nanoTime()));
     }
 
+    @org.junit.jupiter.api.Test
+    void aResponseReadBeforeTheSendingThreadStampedItsRequestNeverPrecedesTheRequestSentStamp() throws Exception {
+        // a zero-latency server answers within microseconds of the request's last byte; the reader thread can stamp
+        // that answer before the sending thread, preempted right after its write, stamps request_sent. Busy threads
+        // make that preemption likely on a small machine.
+        try (SimServer zero = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.defaults());
+             LlmClient own = new LlmClient(ClientOptions.DEFAULTS)) {
+            java.util.concurrent.atomic.AtomicBoolean spin = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.List<Thread> busy = new java.util.ArrayList<>();
+            for (int i = 0; i < 2 * Runtime.getRuntime().availableProcessors(); i++) {
+                busy.add(Thread.ofPlatform().daemon().start(() -> {
+                    long x = 0;
+                    while (spin.get()) {
+                        x += System.nanoTime() & 1;
+                    }
+                }));
+            }
+            try {
+                GenerationRequest req = new GenerationRequest(prompt, PROMPT_TOKENS, 4, true, Map.of());
+                for (int i = 0; i < 400; i++) {
+                    RequestRecord r = own.execute(zero.endpoint(Protocol.OPENAI_CHAT), req,
+                            new RequestTicket(i, "it", PROMPT_TOKENS, System.nanoTime()));
+                    assertThat(r.outcome()).as(r.errorMessage()).isEqualTo(Outcome.SUCCESS);
+                    assertThat(r.requestSentNanos()).as("request %d: sent <= headers", i)
+                            .isLessThanOrEqualTo(r.responseHeadersNanos());
+                    assertThat(r.responseHeadersNanos()).as("request %d: headers <= first token", i)
+                            .isLessThanOrEqualTo(r.firstTokenNanos());
+                    assertThat(r.firstTokenNanos()).as("request %d: first token <= end", i)
+                            .isLessThanOrEqualTo(r.endNanos());
+                }
+            } finally {
+                spin.set(false);
+                for (Thread t : busy) {
+                    t.join();
+                }
+            }
+        }
+    }
+
     @ParameterizedTest
     // kserve-grpc reports no usage (Triton's text backends do not), so its tokens come from the tokenizer:
     // KserveGrpcClientTest checks its stream against the simulator

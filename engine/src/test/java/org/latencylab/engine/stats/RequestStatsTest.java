@@ -44,6 +44,25 @@ class RequestStatsTest {
     }
 
     @Test
+    void requestsThatFailedWithoutAnEndStampStillCountInTheWallSpanUpToTheirSend() {
+        // a server that died: one success in the first 0.3 s, then 10 refused connections over the next 2 s, which
+        // ended at once and carry no end stamp
+        List<RequestRecord> rs = new ArrayList<>();
+        rs.add(success(0, 0, 0, 100, 5, TokenSource.SERVER)); // ends at 100 + 4 * 20 + 1 = 181 ms
+        for (int i = 1; i <= 10; i++) {
+            RequestRecord.Builder f = RequestRecord.builder();
+            f.id = i;
+            f.sendNanos = T0 + (100 + i * 200L) * MS;
+            f.intendedStartNanos = f.sendNanos;
+            rs.add(f.error(ErrorKind.CONNECTION, "connection refused").build());
+        }
+        StatsReport r = RequestStats.summarize(rs, StatsConfig.defaults());
+
+        assertThat(r.wallSpanNanos()).as("first send to the last refused request's send").isEqualTo(2100 * MS);
+        assertThat(r.requestsPerSecond()).isCloseTo(11 / 2.1, within(1e-9));
+    }
+
+    @Test
     void summarizesHandBuiltClosedLoopRun() {
         List<RequestRecord> rs = new ArrayList<>();
         // 20 successes sent every 100 ms, TTFT 100..290 ms, 5 events each
