@@ -109,6 +109,9 @@ final class ReadAhead implements AutoCloseable {
         Inbox in = new Inbox(ch, waits);
         pending.add(in);
         selector.wakeup();
+        if (closed) {
+            in.fail(new IOException("client closed")); // the reader ended after the check above: nobody reads it
+        }
         return in;
     }
 
@@ -125,6 +128,7 @@ final class ReadAhead implements AutoCloseable {
     }
 
     private void run() {
+        IOException end = new IOException("client closed");
         try (var waits = SchedulerWaits.track()) {
             long lastSweep = System.nanoTime();
             while (!closed) {
@@ -150,19 +154,19 @@ final class ReadAhead implements AutoCloseable {
                 }
             }
         } catch (IOException | RuntimeException e) {
-            // the selector failed: every inbox is failed below
+            end = new IOException("the client's reader thread failed: " + e, e); // every inbox fails with it below
         } finally {
             closed = true;
             try {
                 for (SelectionKey k : selector.keys()) {
-                    ((Inbox) k.attachment()).fail(new IOException("client closed"));
+                    ((Inbox) k.attachment()).fail(end);
                 }
                 selector.close();
             } catch (IOException | ClosedSelectorException e) {
                 // closing is best effort
             }
             for (Inbox in; (in = pending.poll()) != null; ) {
-                in.fail(new IOException("client closed"));
+                in.fail(end);
             }
         }
     }
@@ -224,8 +228,11 @@ final class ReadAhead implements AutoCloseable {
             return lastReadNanos;
         }
 
-        /** @return the stamp of the read whose bytes the latest {@link #take} returned, or UNSET */
-        synchronized long takenStamp() {
+        /**
+         * @return the stamp of the read whose bytes the latest {@link #take} returned, or UNSET; for the taking thread
+         *         (it wrote the value in its own take), so it takes no lock
+         */
+        long takenStamp() {
             return takenStamp;
         }
 
