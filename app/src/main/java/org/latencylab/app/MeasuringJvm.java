@@ -338,7 +338,11 @@ final class MeasuringJvm {
      * @return the child's exit status, or empty when this JVM should run the command itself
      */
     static Optional<Integer> relaunchIfNeeded(String[] args) {
-        if (System.getProperty(MARK) != null || !measuring(args)) {
+        if (System.getProperty(MARK) != null) {
+            endWithTheLauncher();
+            return Optional.empty();
+        }
+        if (!measuring(args)) {
             return Optional.empty();
         }
         List<String> given = ManagementFactory.getRuntimeMXBean().getInputArguments();
@@ -397,6 +401,20 @@ final class MeasuringJvm {
                 child.destroy();
             }
         }
+    }
+
+    /**
+     * In a relaunched JVM: ends this JVM (exit status 143, shutdown hooks run, so a run keeps what it wrote) when the
+     * launcher that started it is gone. A launcher killed with SIGKILL cannot pass anything on, and its child, a
+     * standalone simulator above all, kept running and holding its port. The JDK watches the parent
+     * ({@link ProcessHandle#onExit}); nothing happens when there is no parent to watch.
+     */
+    static void endWithTheLauncher() {
+        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> {
+            System.err.println("latencylab: the launching process " + parent.pid() + " ended; stopping");
+            System.err.flush();
+            System.exit(143);
+        }));
     }
 
     /**

@@ -152,6 +152,50 @@ class MeasuringJvmTest {
     }
 
     @Test
+    void aRelaunchedSimulatorEndsWhenItsLauncherIsKilledWithSigkill(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        int port;
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // no collector given: the launcher relaunches the simulator with ZGC as its child
+        ProcessBuilder pb = new ProcessBuilder(javaBin, "-cp", System.getProperty("java.class.path"),
+                Launcher.class.getName(), "sim", "--profile", "zero-latency", "--port", Integer.toString(port));
+        pb.environment().remove(MeasuringJvm.OPT_OUT);
+        pb.redirectErrorStream(true).redirectOutput(dir.resolve("sim.log").toFile());
+        Process launcher = pb.start();
+        ProcessHandle child = null;
+        try {
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            boolean listening = false;
+            while (!listening && System.nanoTime() - until < 0 && launcher.isAlive()) {
+                try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                    listening = true;
+                } catch (java.io.IOException e) {
+                    Thread.sleep(200);
+                }
+            }
+            assertThat(listening).as(Files.readString(dir.resolve("sim.log"))).isTrue();
+            child = launcher.toHandle().children().findFirst().orElse(null);
+            assertThat(child).as("the relaunched simulator").isNotNull();
+
+            launcher.destroyForcibly(); // SIGKILL: the launcher can forward nothing
+            launcher.waitFor();
+            boolean ended = child.onExit().completeOnTimeout(null, 20, java.util.concurrent.TimeUnit.SECONDS).get()
+                    != null || !child.isAlive();
+            assertThat(ended).as("the child is gone within 20 s of its launcher").isTrue();
+            assertThat(Files.readString(dir.resolve("sim.log"))).contains("the launching process " + launcher.pid()
+                    + " ended; stopping");
+        } finally {
+            launcher.destroyForcibly();
+            if (child != null) {
+                child.destroyForcibly();
+            }
+        }
+    }
+
+    @Test
     void aLauncherGivenASmallHeapSaysSoOnceOnStderrAndKeepsIt(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
         // a scenario that asks for 1,024 streams but has a misspelt field: the command exits 2 before any request
