@@ -239,7 +239,9 @@ class DirectHttp1Test {
         assertThat(calledAt[0]).isNotEqualTo(UNSET);
         assertThat((r.endNanos() - calledAt[0]) / 1_000_000).as("ms from the callback to the stream's end: the"
                 + " 7 events after the first came 40 ms apart").isGreaterThanOrEqualTo(150L);
-        assertThat(waits).as("one wait per read at least: head and 8 events").isGreaterThanOrEqualTo(9L);
+        // the head may already be there when the request thread first looks; each event, 40 ms after the one before,
+        // is not, and is waited for
+        assertThat(waits).as("one wait per event at least (8 events)").isGreaterThanOrEqualTo(8L);
     }
 
     @Test
