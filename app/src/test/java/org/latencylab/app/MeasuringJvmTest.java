@@ -27,6 +27,15 @@ class MeasuringJvmTest {
     }
 
     @Test
+    void threadPrioritiesReachTheSystemOnlyWhereTheJvmAcceptsThemWithoutAWarningAndNotForASimulator() {
+        assertThat(MeasuringJvm.options(25, null, 64, false, true)).containsSubsequence(MeasuringJvm.PRIORITIES);
+        assertThat(MeasuringJvm.options(25, null, 64, false, false))
+                .doesNotContainAnyElementsOf(MeasuringJvm.PRIORITIES);
+        assertThat(MeasuringJvm.options(25, null, 1024, true, true))
+                .doesNotContainAnyElementsOf(MeasuringJvm.PRIORITIES);
+    }
+
+    @Test
     void commandsThatMeasureNothingRunWhereTheyAre() {
         assertThat(MeasuringJvm.measuring(new String[] {"probe", "-n", "5"})).isTrue();
         assertThat(MeasuringJvm.measuring(new String[] {})).isTrue();

@@ -47,7 +47,9 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * {@code http_status} error naming the target), the request is never repeated by the transport, and responses are
  * not decompressed ({@code Accept-Encoding: identity} is sent unless the endpoint sets its own).
  *
- * <p>Stamps: {@link TimingListener#requestSent} when the last request byte was handed to the kernel,
+ * <p>Stamps: {@link TimingListener#requestSent} when the last request byte was handed to the kernel (read ahead, where
+ * the socket is non-blocking: when the write call that handed it over began, as that call returns at once; a stamp
+ * after its return could carry a preemption),
  * {@link TimingListener#responseHeaders} at the return of the socket read that completed the header block; every body
  * byte carries the stamp of the socket read that delivered it ({@link TransportStamps}, used by {@link StampedBody}),
  * however much later the calling thread takes and parses it. A pooled connection is taken and checked (end of stream
@@ -82,6 +84,11 @@ final class DirectHttp1 implements AutoCloseable {
     /** @param connectTimeoutMillis TCP connect limit, ms; 0 = none */
     DirectHttp1(long connectTimeoutMillis) {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, connectTimeoutMillis));
+    }
+
+    /** @return whether reader threads read and stamp this client's responses (unless {@code latencylab.readahead=off}) */
+    boolean readsAhead() {
+        return readAheadEnabled;
     }
 
     /** @return false when the system property {@code latencylab.http} is {@code okhttp} (this path turned off) */
@@ -314,7 +321,11 @@ final class DirectHttp1 implements AutoCloseable {
                 c.eager = eager;
                 c.headStart = UNSET;
                 long beforeLastWrite = c.write(wire);
-                timing.requestSent = System.nanoTime();
+                // Read ahead, the socket is non-blocking: the last write call handed the last bytes over at once, and
+                // it began at beforeLastWrite. A stamp after its return could be late by however long this thread
+                // waited to run again, and a thread that parses behind the reader threads (a low priority, see
+                // RequestThreads.PARSING_PRIORITY) is often preempted right there, by the server the write woke.
+                timing.requestSent = c.inbox != null ? beforeLastWrite : System.nanoTime();
                 Response response = c.readResponse(request, this, timing);
                 if (c.headStart != UNSET && c.headStart - timing.requestSent < 0) {
                     // The reader thread read the answer before this thread, preempted between its last write's return

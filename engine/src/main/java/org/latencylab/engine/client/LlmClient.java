@@ -400,6 +400,7 @@ public final class LlmClient implements AutoCloseable {
         String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
         try {
             if (endpoint.protocol() == Protocol.KSERVE_GRPC) {
+                RequestThreads.behindReaders(false); // grpc-java may read on this thread
                 grpc.execute(endpoint, request, key, b); // gRPC: its own client, same record
             } else {
                 run(endpoint, request, key, b, onFirstToken);
@@ -485,6 +486,7 @@ public final class LlmClient implements AutoCloseable {
 
     private AttemptResult attempt(OkHttpClient client, Request base, ProtocolAdapter adapter, boolean stream,
                                   long deadline, long total, RequestRecord.Builder b, Runnable onFirstToken) {
+        RequestThreads.behindReaders(false); // this thread reads its own socket: its wake-up is the stamp
         TimingListener timing = new TimingListener();
         Call call = client.newCall(base.newBuilder().tag(TimingListener.class, timing).build());
         try (StallWatchdog.Watch watch = watchdog.watch(call, timing)) {
@@ -494,6 +496,7 @@ public final class LlmClient implements AutoCloseable {
 
     private AttemptResult attemptDirect(Built built, ProtocolAdapter adapter, boolean stream, long deadline, long total,
                                         RequestRecord.Builder b, Runnable onFirstToken) {
+        RequestThreads.behindReaders(direct.readsAhead()); // parse behind the reader threads that stamp
         TimingListener timing = new TimingListener();
         DirectHttp1.Exchange exchange;
         try {

@@ -91,6 +91,7 @@ final class ReadAhead implements AutoCloseable {
     ReadAhead() throws IOException {
         selector = Selector.open();
         thread = Thread.ofPlatform().daemon().name("latencylab-reader").unstarted(this::run);
+        thread.setPriority(Thread.NORM_PRIORITY);
         thread.start();
     }
 

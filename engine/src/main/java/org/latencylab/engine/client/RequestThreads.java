@@ -100,6 +100,47 @@ public final class RequestThreads {
         return task -> platform.newThread(tracked(task));
     }
 
+    /** Marks the threads this class starts, so that {@link #behindReaders} changes no other thread's priority. */
+    private static final ThreadLocal<Boolean> REQUEST_THREAD = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+    /**
+     * The Java priority of a request thread whose responses a reader thread reads and stamps ({@link ReadAhead}):
+     * {@link Thread#MIN_PRIORITY}. A measuring JVM maps it to the operating system's nice value 10
+     * ({@code -XX:ThreadPriorityPolicy=1 -XX:JavaPriority1_To_OSPriority=10}, set by the app's launcher); without
+     * that policy a Java priority changes nothing.
+     *
+     * <p>Why: such a thread stamps nothing, so when it runs moves no measured time; it parses whole responses, builds
+     * records and sends the next request. The reader threads, which stamp, keep the normal priority, and so does the
+     * server being measured when it runs on the same machine. When 1,024 streams of {@code shared/bench}'s truth
+     * server ended together, parsing at the same priority as that server made it read the next wave's requests late,
+     * which showed as TTFT error; at nice 10 the server reads them first (figures in the README, "How accurate is
+     * LatencyLab"). Linux's scheduler still gives a nice-10 thread about a tenth of a contended core, so it is slowed,
+     * never starved.
+     */
+    public static final int PARSING_PRIORITY = Thread.MIN_PRIORITY;
+
+    /**
+     * Sets the calling request thread's priority for its next request: {@link #PARSING_PRIORITY} when a reader
+     * thread reads and stamps the response ({@code stampedByReader}), {@link Thread#NORM_PRIORITY} when the thread reads
+     * and stamps its own socket (TLS and HTTP/2 through OkHttp, or read-ahead off): there its own wake-up is the
+     * stamp. Does nothing on threads this class did not start and on virtual threads, and nothing when the priority
+     * is already right (no system call). An unprivileged process cannot raise a thread's nice value again, so a thread
+     * lowered once stays at nice 10 in the operating system; measuring JVMs set the priority policy only where that
+     * is allowed ({@code MeasuringJvm}).
+     *
+     * @param stampedByReader whether the thread's next response is read and stamped by a reader thread
+     */
+    static void behindReaders(boolean stampedByReader) {
+        Thread t = Thread.currentThread();
+        if (t.isVirtual() || !REQUEST_THREAD.get()) {
+            return;
+        }
+        int want = stampedByReader ? PARSING_PRIORITY : Thread.NORM_PRIORITY;
+        if (t.getPriority() != want) {
+            t.setPriority(want);
+        }
+    }
+
     /**
      * Every request thread's run-queue wait counts for the trust check
      * ({@link org.latencylab.engine.trust.SchedulerWaits}), from its start to its end: the tracking is part of the
@@ -107,6 +148,7 @@ public final class RequestThreads {
      */
     private static Runnable tracked(Runnable task) {
         return () -> {
+            REQUEST_THREAD.set(Boolean.TRUE);
             try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) {
                 task.run();
             }

@@ -17,6 +17,7 @@ import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.client.LlmClient;
+import org.latencylab.engine.client.RequestThreads;
 import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.results.RunDirectory;
 import org.latencylab.engine.results.RunFiles;
@@ -237,12 +238,15 @@ public final class RunEngine {
             ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread th = new Thread(r, "latencylab-snapshots");
                 th.setDaemon(true);
+                th.setPriority(RequestThreads.PARSING_PRIORITY); // bookkeeping: behind the threads that stamp
                 return th;
             });
             String endpointDescription = spec.target().describe();
             try {
                 log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
-                sinkThread = Thread.ofPlatform().daemon().name("latencylab-results-sink").start(this::sinkLoop);
+                sinkThread = Thread.ofPlatform().daemon().name("latencylab-results-sink")
+                        .priority(RequestThreads.PARSING_PRIORITY) // bookkeeping: behind the threads that stamp
+                        .start(this::sinkLoop);
                 RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin));
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
                         Long.toString(originNanos & 0xffffff, 36));

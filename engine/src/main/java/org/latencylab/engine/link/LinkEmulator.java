@@ -64,7 +64,7 @@ public final class LinkEmulator implements AutoCloseable {
         this.target = target;
         this.seed = seed;
         this.listener = listener;
-        this.acceptor = Thread.ofPlatform().daemon().name("link-" + profile.name() + "-accept").unstarted(this::accept);
+        this.acceptor = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("link-" + profile.name() + "-accept").unstarted(this::accept);
     }
 
     /**
@@ -121,7 +121,7 @@ public final class LinkEmulator implements AutoCloseable {
             }
             long acceptedNanos = System.nanoTime();
             long n = connections.incrementAndGet();
-            Thread.ofPlatform().daemon().name("link-" + profile.name() + "-connect-" + n)
+            Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("link-" + profile.name() + "-connect-" + n)
                     .start(() -> connect(client, acceptedNanos, n));
         }
     }
@@ -220,8 +220,8 @@ public final class LinkEmulator implements AutoCloseable {
 
         void start() {
             String prefix = "link-" + profile.name() + "-" + name;
-            Thread.ofPlatform().daemon().name(prefix + "-read").start(this::read);
-            Thread.ofPlatform().daemon().name(prefix + "-write").start(this::write);
+            Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name(prefix + "-read").start(this::read);
+            Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name(prefix + "-write").start(this::write);
         }
 
         private void read() {

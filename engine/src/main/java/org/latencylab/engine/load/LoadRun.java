@@ -93,6 +93,7 @@ final class LoadRun {
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "load-timer-" + label);
             t.setDaemon(true);
+            t.setPriority(Thread.NORM_PRIORITY); // whoever creates it (see RequestThreads.PARSING_PRIORITY)
             return t;
         });
         timer.setRemoveOnCancelPolicy(true);
@@ -110,7 +111,7 @@ final class LoadRun {
         ClosedLoop.Handle workers = null;
         try {
             if (spec.mode() == LoadMode.OPEN) {
-                dispatcher = Thread.ofPlatform().daemon().name("load-dispatch-" + label).start(this::dispatchOpen);
+                dispatcher = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("load-dispatch-" + label).start(this::dispatchOpen);
             } else {
                 // connections were opened before the clock (LoadStepRunner); the workers all start at startNanos
                 workers = ClosedLoop.start(new ClosedLoop.Options(spec.concurrency(), "load-" + label, false,
