@@ -121,6 +121,13 @@ final class MeasuringJvm {
      * no permission; such a user may give both options themselves and accept the warning.
      */
     static final List<String> PRIORITIES = List.of("-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10");
+    /**
+     * A command (not the window) ends at its first {@link OutOfMemoryError}, with exit status 3 and the JVM's line
+     * {@code Terminating due to java.lang.OutOfMemoryError: Java heap space} on stderr: one that ran out of heap in some
+     * threads kept running without them and never ended (an open loop that fell behind its schedule, before
+     * {@code LoadRun.OVERLOAD_IN_FLIGHT} stopped such loops). What a run wrote until then stays in its files.
+     */
+    static final String EXIT_ON_OUT_OF_MEMORY = "-XX:+ExitOnOutOfMemoryError";
     /** Commands that send no measured traffic: no relaunch. */
     private static final Set<String> NOT_MEASURING = Set.of("help", "detect", "summarize", "report", "slo",
             "import");
@@ -433,6 +440,9 @@ final class MeasuringJvm {
         }
         cmd.addAll(missing(cmd, options(Runtime.version().feature(), aotCache(classPath), concurrency,
                 simulator(args))));
+        if (args.length > 0) { // a command, not the window
+            cmd.addAll(missing(cmd, List.of(EXIT_ON_OUT_OF_MEMORY)));
+        }
         cmd.add("-D" + MARK + "=true");
         cmd.add("-cp");
         cmd.add(classPath);

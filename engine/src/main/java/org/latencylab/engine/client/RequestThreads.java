@@ -85,7 +85,7 @@ public final class RequestThreads {
      * @return the started thread
      */
     public static Thread startWorker(String name, Runnable task) {
-        return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(tracked(task));
+        return Thread.ofPlatform().daemon().name(name).stackSize(STACK_BYTES).start(tracked(task, true));
     }
 
     /**
@@ -97,11 +97,11 @@ public final class RequestThreads {
     public static java.util.concurrent.ThreadFactory workerFactory(String namePrefix) {
         java.util.concurrent.ThreadFactory platform = Thread.ofPlatform().daemon().name(namePrefix, 0)
                 .stackSize(STACK_BYTES).factory();
-        return task -> platform.newThread(tracked(task));
+        return task -> platform.newThread(tracked(task, false));
     }
 
-    /** Marks the threads this class starts, so that {@link #behindReaders} changes no other thread's priority. */
-    private static final ThreadLocal<Boolean> REQUEST_THREAD = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** Marks the workers {@link #startWorker} starts: {@link #behindReaders} changes no other thread's priority. */
+    private static final ThreadLocal<Boolean> WORKER = ThreadLocal.withInitial(() -> Boolean.FALSE);
 
     /**
      * The Java priority of a request thread whose responses a reader thread reads and stamps ({@link ReadAhead}):
@@ -116,14 +116,22 @@ public final class RequestThreads {
      * which showed as TTFT error; at nice 10 the server reads them first (figures in the README, "How accurate is
      * LatencyLab"). Linux's scheduler still gives a nice-10 thread about a tenth of a contended core, so it is slowed,
      * never starved.
+     *
+     * <p>Only for workers ({@link #startWorker}: closed loops, {@code compare}, monitors), whose next request waits
+     * for their last response, so a slow worker sends less and nothing piles up. Not for an open loop's pooled
+     * threads: there the schedule keeps sending whatever the threads manage, and in an open loop of 2,000
+     * requests/s against the zero-latency simulator in another process, started while that simulator was still
+     * compiling its code, pooled threads at nice 10 fell behind, 9,924 requests were in flight after 13.6 s and the
+     * client ran out of heap (the same run at nice 0, and a second run at nice 10, kept up).
      */
     public static final int PARSING_PRIORITY = Thread.MIN_PRIORITY;
 
     /**
-     * Sets the calling request thread's priority for its next request: {@link #PARSING_PRIORITY} when a reader
+     * Sets the calling worker's priority for its next request: {@link #PARSING_PRIORITY} when a reader
      * thread reads and stamps the response ({@code stampedByReader}), {@link Thread#NORM_PRIORITY} when the thread reads
      * and stamps its own socket (TLS and HTTP/2 through OkHttp, or read-ahead off): there its own wake-up is the
-     * stamp. Does nothing on threads this class did not start and on virtual threads, and nothing when the priority
+     * stamp. Does nothing on threads {@link #startWorker} did not start (an open loop's pooled threads among them) and
+     * on virtual threads, and nothing when the priority
      * is already right (no system call). An unprivileged process cannot raise a thread's nice value again, so a thread
      * lowered once stays at nice 10 in the operating system; measuring JVMs set the priority policy only where that
      * is allowed ({@code MeasuringJvm}).
@@ -132,7 +140,7 @@ public final class RequestThreads {
      */
     static void behindReaders(boolean stampedByReader) {
         Thread t = Thread.currentThread();
-        if (t.isVirtual() || !REQUEST_THREAD.get()) {
+        if (t.isVirtual() || !WORKER.get()) {
             return;
         }
         int want = stampedByReader ? PARSING_PRIORITY : Thread.NORM_PRIORITY;
@@ -146,9 +154,9 @@ public final class RequestThreads {
      * ({@link org.latencylab.engine.trust.SchedulerWaits}), from its start to its end: the tracking is part of the
      * thread, not of what it runs.
      */
-    private static Runnable tracked(Runnable task) {
+    private static Runnable tracked(Runnable task, boolean worker) {
         return () -> {
-            REQUEST_THREAD.set(Boolean.TRUE);
+            WORKER.set(worker);
             try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) {
                 task.run();
             }

@@ -238,14 +238,13 @@ public final class RunEngine {
             ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread th = new Thread(r, "latencylab-snapshots");
                 th.setDaemon(true);
-                th.setPriority(RequestThreads.PARSING_PRIORITY); // bookkeeping: behind the threads that stamp
                 return th;
             });
             String endpointDescription = spec.target().describe();
             try {
                 log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
                 sinkThread = Thread.ofPlatform().daemon().name("latencylab-results-sink")
-                        .priority(RequestThreads.PARSING_PRIORITY) // bookkeeping: behind the threads that stamp
+                        .priority(Thread.NORM_PRIORITY) // whoever starts the run (see RequestThreads.PARSING_PRIORITY)
                         .start(this::sinkLoop);
                 RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin));
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),

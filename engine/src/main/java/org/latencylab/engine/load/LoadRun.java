@@ -57,6 +57,11 @@ final class LoadRun {
     private final AtomicLong nextSlotNanos = new AtomicLong(Long.MIN_VALUE);
     private final Object tickLock = new Object();
     private volatile String stopReason;
+    /**
+     * An open loop without a {@code maxInFlight} of its own stops when this many of its requests are in flight at
+     * once ({@link #OVERLOAD_IN_FLIGHT}, or the system property {@code latencylab.overloadInFlight}).
+     */
+    private final int overloadInFlight;
     /** Set when the drain timeout ran out and the requests still in flight are being cancelled. */
     private volatile boolean drainCancelling;
     /** Measured requests (the ones the step's statistics count) that the drain cancelled. */
@@ -67,7 +72,19 @@ final class LoadRun {
     private volatile long lastEndNanos;
     private volatile int nextSecond;
 
+    /**
+     * Requests in flight at which an open loop without a {@code maxInFlight} stops (reason {@code overload: …}) rather
+     * than keep piling up requests: 4,096, as many as the client keeps pooled request threads and connections for
+     * ({@code RequestThreads.MAX_POOLED}). Why: when neither the server nor the client keeps up with the schedule,
+     * every arrival adds a request in flight; in an open loop of 2,000 requests/s against the zero-latency simulator
+     * in another process, started while that simulator was still compiling its code, 10,547 were in flight after
+     * 13.4 s, the client ran out of heap (288 MB) and the run never ended. A run that means to hold more in flight
+     * sets {@code maxInFlight} (and a larger {@code -Xmx}).
+     */
+    static final int OVERLOAD_IN_FLIGHT = 4096;
+
     LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook) {
+        this.overloadInFlight = Math.max(1, Integer.getInteger("latencylab.overloadInFlight", OVERLOAD_IN_FLIGHT));
         this.spec = spec;
         this.label = label;
         this.ctx = ctx;
@@ -376,6 +393,14 @@ final class LoadRun {
                 rollDue();
                 meter.dropped();
                 continue;
+            }
+            if (inFlightCap == null && active.get() >= overloadInFlight) {
+                String reason = String.format(java.util.Locale.ROOT, "overload: %,d requests in flight at %.1f s (the"
+                        + " server or this client did not keep up with the schedule; set maxInFlight to hold more)",
+                        active.get(), (System.nanoTime() - startNanos) / 1e9);
+                stop(reason);
+                ctx.notice("load step '" + label + "': " + reason);
+                return;
             }
             long n = claimed.incrementAndGet();
             InFlight f = newRequest(intended);

@@ -42,7 +42,8 @@ import java.util.Map;
  * @param tierMetric       id of the metric the tier is judged on
  * @param tier             tier of the P95 of {@code tierMetric}, or null without samples
  * @param stopReason       why scheduling stopped: {@code duration}, {@code requests}, {@code cancelled} or
- *                         {@code auto-stop: …} with the rule that fired
+ *                         {@code auto-stop: …} with the rule that fired, or {@code overload: …} (an open loop that
+ *                         reached {@code LoadRun.OVERLOAD_IN_FLIGHT} requests in flight)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record LoadTotals(LoadMode mode, double elapsedSeconds, double measuredSeconds, double targetRateRps,

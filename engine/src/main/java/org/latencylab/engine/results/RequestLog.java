@@ -88,9 +88,7 @@ public final class RequestLog implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open " + file + " for writing: " + e.getMessage(), e);
         }
-        // bookkeeping, so behind the threads that stamp (the priority of RequestThreads.PARSING_PRIORITY)
-        this.writer = Thread.ofPlatform().daemon().name("latencylab-requests-writer").priority(Thread.MIN_PRIORITY)
-                .start(this::writeLoop);
+        this.writer = Thread.ofPlatform().daemon().name("latencylab-requests-writer").start(this::writeLoop);
     }
 
     /**

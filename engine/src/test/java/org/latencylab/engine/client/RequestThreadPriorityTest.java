@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which threads parse behind the reader threads ({@link RequestThreads#PARSING_PRIORITY}): a request thread whose
+ * Which threads parse behind the reader threads ({@link RequestThreads#PARSING_PRIORITY}): a closed-loop worker whose
  * response a reader thread reads and stamps, and no other thread. The Java priority is what is checked; a measuring
  * JVM maps it to a nice value (the app's {@code MeasuringJvm.PRIORITIES}).
  */
@@ -55,6 +55,25 @@ class RequestThreadPriorityTest {
             // OkHttp's path: the thread's own socket read is the stamp, so it runs at the normal priority again
             assertThat(priorityAfterOneRequest(okhttp, sim, RequestThreads.PARSING_PRIORITY))
                     .isEqualTo(Thread.NORM_PRIORITY);
+        }
+    }
+
+    @Test
+    void anOpenLoopsPooledThreadKeepsTheNormalPriority() throws Exception {
+        // an open loop keeps sending on schedule whatever its threads manage: they must not fall behind the server
+        try (SimServer sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.defaults());
+             LlmClient client = new LlmClient(ClientOptions.DEFAULTS, System::getenv, HttpVersion.AUTO, true)) {
+            AtomicInteger after = new AtomicInteger(-1);
+            java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+            RequestThreads.startPooled(() -> {
+                RequestRecord r = client.execute(sim.endpoint(Protocol.OPENAI_CHAT), REQUEST,
+                        new RequestTicket(1, "it", 8, System.nanoTime()));
+                assertThat(r.outcome()).isEqualTo(Outcome.SUCCESS);
+                after.set(Thread.currentThread().getPriority());
+                done.countDown();
+            });
+            assertThat(done.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            assertThat(after.get()).isEqualTo(Thread.NORM_PRIORITY);
         }
     }
 

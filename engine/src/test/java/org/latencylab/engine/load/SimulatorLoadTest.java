@@ -155,6 +155,39 @@ class SimulatorLoadTest {
     }
 
     @Test
+    void anOpenLoopThatPilesUpRequestsInFlightStopsByItselfAndSaysWhy() throws Exception {
+        // every request waits 3 s for its first token, 100 arrive per second: in flight grows by 100 per second
+        SimProfile slow = SimProfile.parse("test", "slow", """
+                name: slow
+                model: m
+                prefill: {t0: 3.0, k: 0, alpha: 1}
+                decode: {tpot: 0.01, batchSlowdown: 0}
+                maxRunningSeqs: 100000
+                """);
+        System.setProperty("latencylab.overloadInFlight", "40");
+        try (SimServer sim = SimServer.start(slow, SimOptions.defaults());
+             LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
+            Endpoint ep = sim.endpoint(Protocol.OPENAI_CHAT);
+            TestContext ctx = new TestContext(ep, dir, (req, t) -> client.execute(ep, req, t));
+            LoadSpec spec = LoadSpec.builder().rate(100.0).arrival(ArrivalProcess.CONSTANT)
+                    .duration(Duration.ofSeconds(30)).contextTokens(8).maxOutputTokens(2).stream(true)
+                    .drainTimeout(Duration.ofSeconds(5)).build();
+            long t0 = System.nanoTime();
+            LoadResult r = new LoadStepRunner().run(spec, "overload", ctx);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+
+            LoadTotals t = r.totals();
+            assertThat(t.stopReason()).startsWith("overload: 40 requests in flight");
+            assertThat(t.sent()).isEqualTo(40); // the 41st arrival found 40 in flight
+            assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
+            assertThat(seconds).as("stopped long before its 30 s").isLessThan(15);
+            assertThat(ctx.notices).anyMatch(n -> n.contains("overload: 40 requests in flight"));
+        } finally {
+            System.clearProperty("latencylab.overloadInFlight");
+        }
+    }
+
+    @Test
     void burstScenarioDegradesTheTierAndRecovers() throws Exception {
         Path repo = Path.of(System.getProperty("latencylab.repo.dir", ".."));
         RunSpec spec = StepCatalog.loader().load(repo.resolve("sample-data/scenarios/load-burst-tiers.yaml"));
