@@ -123,9 +123,10 @@ final class MeasuringJvm {
     static final List<String> PRIORITIES = List.of("-XX:ThreadPriorityPolicy=1", "-XX:JavaPriority1_To_OSPriority=10");
     /**
      * A command (not the window) ends at its first {@link OutOfMemoryError}, with exit status 3 and the JVM's line
-     * {@code Terminating due to java.lang.OutOfMemoryError: Java heap space} on stderr: one that ran out of heap in some
-     * threads kept running without them and never ended (an open loop that fell behind its schedule, before
-     * {@code LoadRun.OVERLOAD_IN_FLIGHT} stopped such loops). What a run wrote until then stays in its files.
+     * {@code Terminating due to java.lang.OutOfMemoryError: Java heap space} on stderr. One that ran out of heap in
+     * some threads kept running without them, never ended and ignored SIGTERM (an open loop that fell behind its
+     * schedule, before {@code LoadRun.OVERLOAD_IN_FLIGHT} stopped such loops). What a run wrote until then stays in
+     * its files; its {@code run.json} has no summary.
      */
     static final String EXIT_ON_OUT_OF_MEMORY = "-XX:+ExitOnOutOfMemoryError";
     /** Commands that send no measured traffic: no relaunch. */

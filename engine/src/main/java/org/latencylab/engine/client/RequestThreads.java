@@ -119,22 +119,23 @@ public final class RequestThreads {
      *
      * <p>Only for workers ({@link #startWorker}: closed loops, {@code compare}, monitors), whose next request waits
      * for their last response, so a slow worker sends less and nothing piles up. Not for an open loop's pooled
-     * threads: there the schedule keeps sending whatever the threads manage, and in an open loop of 2,000
-     * requests/s against the zero-latency simulator in another process, started while that simulator was still
-     * compiling its code, pooled threads at nice 10 fell behind, 9,924 requests were in flight after 13.6 s and the
-     * client ran out of heap (the same run at nice 0, and a second run at nice 10, kept up).
+     * threads: there the schedule keeps sending whatever the threads manage, and threads at nice 10 behind a busy
+     * server only fall further behind. An open loop of 2,000 requests/s against the zero-latency simulator in another
+     * process, started while that simulator was still compiling its code, fell behind for good with its pooled
+     * threads at nice 10 (9,924 requests in flight after 13.6 s, then out of heap); a later one with them at nice 0
+     * did too (10,547 after 13.4 s), which is why such a loop now stops itself ({@code LoadRun.OVERLOAD_IN_FLIGHT}).
+     * Keeping open loops at nice 0 is a precaution, not a measured gain.
      */
     public static final int PARSING_PRIORITY = Thread.MIN_PRIORITY;
 
     /**
-     * Sets the calling worker's priority for its next request: {@link #PARSING_PRIORITY} when a reader
-     * thread reads and stamps the response ({@code stampedByReader}), {@link Thread#NORM_PRIORITY} when the thread reads
-     * and stamps its own socket (TLS and HTTP/2 through OkHttp, or read-ahead off): there its own wake-up is the
-     * stamp. Does nothing on threads {@link #startWorker} did not start (an open loop's pooled threads among them) and
-     * on virtual threads, and nothing when the priority
-     * is already right (no system call). An unprivileged process cannot raise a thread's nice value again, so a thread
-     * lowered once stays at nice 10 in the operating system; measuring JVMs set the priority policy only where that
-     * is allowed ({@code MeasuringJvm}).
+     * Sets the calling worker's priority for its next request: {@link #PARSING_PRIORITY} when a reader thread reads
+     * and stamps the response ({@code stampedByReader}), {@link Thread#NORM_PRIORITY} when the thread reads and stamps
+     * its own socket (TLS and HTTP/2 through OkHttp, or read-ahead off): there its own wake-up is the stamp. Does
+     * nothing on threads {@link #startWorker} did not start (an open loop's pooled threads among them) and on virtual
+     * threads, and nothing when the priority is already right (no system call). An unprivileged process cannot raise
+     * a thread's nice value again, so a thread lowered once stays at nice 10 in the operating system; measuring JVMs
+     * set the priority policy only where that is allowed ({@code MeasuringJvm}).
      *
      * @param stampedByReader whether the thread's next response is read and stamped by a reader thread
      */

@@ -55,7 +55,8 @@ final class StallWatchdog implements AutoCloseable {
         this.connectNanos = connectNanos;
         this.firstByteNanos = firstByteNanos;
         this.idleNanos = idleNanos;
-        this.thread = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("latencylab-stall-watchdog").start(this::loop);
+        this.thread = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("latencylab-stall-watchdog")
+                .start(this::loop);
     }
 
     /**

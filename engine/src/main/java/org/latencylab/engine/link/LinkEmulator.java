@@ -64,7 +64,8 @@ public final class LinkEmulator implements AutoCloseable {
         this.target = target;
         this.seed = seed;
         this.listener = listener;
-        this.acceptor = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("link-" + profile.name() + "-accept").unstarted(this::accept);
+        this.acceptor = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY)
+                .name("link-" + profile.name() + "-accept").unstarted(this::accept);
     }
 
     /**
@@ -121,8 +122,8 @@ public final class LinkEmulator implements AutoCloseable {
             }
             long acceptedNanos = System.nanoTime();
             long n = connections.incrementAndGet();
-            Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("link-" + profile.name() + "-connect-" + n)
-                    .start(() -> connect(client, acceptedNanos, n));
+            Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY)
+                    .name("link-" + profile.name() + "-connect-" + n).start(() -> connect(client, acceptedNanos, n));
         }
     }
 

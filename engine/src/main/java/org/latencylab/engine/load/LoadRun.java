@@ -128,7 +128,8 @@ final class LoadRun {
         ClosedLoop.Handle workers = null;
         try {
             if (spec.mode() == LoadMode.OPEN) {
-                dispatcher = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("load-dispatch-" + label).start(this::dispatchOpen);
+                dispatcher = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("load-dispatch-" + label)
+                        .start(this::dispatchOpen);
             } else {
                 // connections were opened before the clock (LoadStepRunner); the workers all start at startNanos
                 workers = ClosedLoop.start(new ClosedLoop.Options(spec.concurrency(), "load-" + label, false,

@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * JVM maps it to a nice value (the app's {@code MeasuringJvm.PRIORITIES}).
  */
 class RequestThreadPriorityTest {
-    private static final GenerationRequest REQUEST = new GenerationRequest("Say something short.", 8, 4, true, Map.of());
+    private static final GenerationRequest REQUEST =
+            new GenerationRequest("Say something short.", 8, 4, true, Map.of());
 
     /** Runs one request on a new request thread and returns that thread's priority after it. */
     private static int priorityAfterOneRequest(LlmClient client, SimServer sim, int before) throws Exception {
