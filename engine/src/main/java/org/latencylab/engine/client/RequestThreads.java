@@ -30,7 +30,8 @@ package org.latencylab.engine.client;
  * HTTP call of an interrupted platform thread within {@link StallWatchdog#TICK_MILLIS} ms, and the request ends as
  * {@code cancelled}. An open loop whose requests in flight outgrow the idle pooled threads runs the rest on virtual
  * threads ({@link #pool()}). Every request thread's run-queue wait is tracked for the trust check
- * ({@link org.latencylab.engine.trust.SchedulerWaits}) from its start to its end. Thread-safe.
+ * ({@link org.latencylab.engine.trust.SchedulerWaits}) from its start to its end, except while a worker parses behind
+ * the reader threads ({@link #behindReaders}). Thread-safe.
  */
 public final class RequestThreads {
     /** Stack reserved per request thread, bytes: the HTTP stack, a JSON parser and the record builder fit easily. */
@@ -102,6 +103,8 @@ public final class RequestThreads {
 
     /** Marks the workers {@link #startWorker} starts: {@link #behindReaders} changes no other thread's priority. */
     private static final ThreadLocal<Boolean> WORKER = ThreadLocal.withInitial(() -> Boolean.FALSE);
+    /** The run-queue tracking of the calling request thread, or null while it is not tracked. */
+    private static final ThreadLocal<org.latencylab.engine.trust.SchedulerWaits.Tracked> WAITS = new ThreadLocal<>();
 
     /**
      * The Java priority of a request thread whose responses a reader thread reads and stamps ({@link ReadAhead}):
@@ -137,6 +140,11 @@ public final class RequestThreads {
      * a thread's nice value again, so a thread lowered once stays at nice 10 in the operating system; measuring JVMs
      * set the priority policy only where that is allowed ({@code MeasuringJvm}).
      *
+     * <p>A worker's run-queue waits count for the trust check only while its own wake-ups are stamps (the normal
+     * priority): at {@link #PARSING_PRIORITY} it waits longer for a CPU by design, stamps nothing, and would have
+     * made every closed loop on a busy machine read as "client saturated" (a new user's probe against the simulator
+     * in another process: 1.12 ms per time slice against the limit of 0.15 ms). The reader threads' waits count.
+     *
      * @param stampedByReader whether the thread's next response is read and stamped by a reader thread
      */
     static void behindReaders(boolean stampedByReader) {
@@ -147,19 +155,33 @@ public final class RequestThreads {
         int want = stampedByReader ? PARSING_PRIORITY : Thread.NORM_PRIORITY;
         if (t.getPriority() != want) {
             t.setPriority(want);
+            var waits = WAITS.get();
+            if (stampedByReader && waits != null) {
+                waits.close(); // its waits since it was tracked still count; from now on they stamp nothing
+                WAITS.remove();
+            } else if (!stampedByReader && waits == null) {
+                WAITS.set(org.latencylab.engine.trust.SchedulerWaits.track());
+            }
         }
     }
 
     /**
      * Every request thread's run-queue wait counts for the trust check
-     * ({@link org.latencylab.engine.trust.SchedulerWaits}), from its start to its end: the tracking is part of the
-     * thread, not of what it runs.
+     * ({@link org.latencylab.engine.trust.SchedulerWaits}), from its start to its end (except while it parses behind the
+     * reader threads, {@link #behindReaders}): the tracking is part of the thread, not of what it runs.
      */
     private static Runnable tracked(Runnable task, boolean worker) {
         return () -> {
             WORKER.set(worker);
-            try (var waits = org.latencylab.engine.trust.SchedulerWaits.track()) {
+            WAITS.set(org.latencylab.engine.trust.SchedulerWaits.track());
+            try {
                 task.run();
+            } finally {
+                var waits = WAITS.get();
+                if (waits != null) {
+                    waits.close();
+                }
+                WAITS.remove();
             }
         };
     }

@@ -78,13 +78,31 @@ final class LoadRun {
      * ({@code RequestThreads.MAX_POOLED}). Why: when neither the server nor the client keeps up with the schedule,
      * every arrival adds a request in flight; in an open loop of 2,000 requests/s against the zero-latency simulator
      * in another process, started while that simulator was still compiling its code, 10,547 were in flight after
-     * 13.4 s, the client ran out of heap (288 MB) and the run never ended. A run that means to hold more in flight
-     * sets {@code maxInFlight} (and a larger {@code -Xmx}).
+     * 13.4 s, the client ran out of heap (288 MB) and the run never ended. Fewer with a small heap
+     * ({@link #overloadInFlight(long)}). A run that means to hold more in flight sets {@code maxInFlight} (and a larger
+     * {@code -Xmx}).
      */
     static final int OVERLOAD_IN_FLIGHT = 4096;
+    /**
+     * Heap per request in flight that {@link #overloadInFlight(long)} keeps, bytes: 128 KiB. The client alone used
+     * about 27 KiB per request in flight (10,547 in 288 MB, above); with the built-in simulator in the same JVM,
+     * holding the same requests, an open loop stopped at 4,096 in flight still ran out of 288 MB while it drained.
+     */
+    static final long HEAP_PER_IN_FLIGHT_BYTES = 128 * 1024;
+
+    /**
+     * @param maxHeapBytes the JVM's heap limit ({@link Runtime#maxMemory()}), bytes
+     * @return the in-flight count at which an open loop without {@code maxInFlight} stops: {@link #OVERLOAD_IN_FLIGHT}
+     *         or {@code maxHeapBytes / }{@link #HEAP_PER_IN_FLIGHT_BYTES}, whichever is smaller (2,304 with the
+     *         default 288 MB heap), at least 64
+     */
+    static int overloadInFlight(long maxHeapBytes) {
+        return (int) Math.max(64, Math.min(OVERLOAD_IN_FLIGHT, maxHeapBytes / HEAP_PER_IN_FLIGHT_BYTES));
+    }
 
     LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook) {
-        this.overloadInFlight = Math.max(1, Integer.getInteger("latencylab.overloadInFlight", OVERLOAD_IN_FLIGHT));
+        this.overloadInFlight = Math.max(1, Integer.getInteger("latencylab.overloadInFlight",
+                overloadInFlight(Runtime.getRuntime().maxMemory())));
         this.spec = spec;
         this.label = label;
         this.ctx = ctx;

@@ -60,6 +60,26 @@ class RequestThreadPriorityTest {
     }
 
     @Test
+    void aWorkerParsingBehindTheReaderThreadsNoLongerCountsForTheTrustChecksRunQueueWait() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(org.latencylab.engine.trust.SchedulerWaits.available());
+        try (SimServer sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.defaults());
+             LlmClient client = new LlmClient(ClientOptions.DEFAULTS, System::getenv, HttpVersion.AUTO, true)) {
+            client.execute(sim.endpoint(Protocol.OPENAI_CHAT), REQUEST, new RequestTicket(0, "it", 8, System.nanoTime()));
+            var before = org.latencylab.engine.trust.SchedulerWaits.snapshot();
+            Thread t = RequestThreads.startWorker("priority-test", () -> {
+                client.execute(sim.endpoint(Protocol.OPENAI_CHAT), REQUEST,
+                        new RequestTicket(1, "it", 8, System.nanoTime()));
+                for (int i = 0; i < 300; i++) { // 300 wake-ups of a thread that stamps nothing
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                }
+            });
+            t.join(20_000);
+            long slices = org.latencylab.engine.trust.SchedulerWaits.snapshot().slicesSince(before);
+            assertThat(slices).as("time slices counted: the request's, not the 300 after it").isLessThan(150);
+        }
+    }
+
+    @Test
     void anOpenLoopsPooledThreadKeepsTheNormalPriority() throws Exception {
         // an open loop keeps sending on schedule whatever its threads manage: they must not fall behind the server
         try (SimServer sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.defaults());

@@ -155,6 +155,13 @@ class SimulatorLoadTest {
     }
 
     @Test
+    void theOverloadLimitIsSmallerWithASmallHeap() {
+        assertThat(LoadRun.overloadInFlight(288L << 20)).isEqualTo(2304); // the default heap
+        assertThat(LoadRun.overloadInFlight(2048L << 20)).isEqualTo(LoadRun.OVERLOAD_IN_FLIGHT);
+        assertThat(LoadRun.overloadInFlight(1L << 20)).isEqualTo(64);
+    }
+
+    @Test
     void anOpenLoopThatPilesUpRequestsInFlightStopsByItselfAndSaysWhy() throws Exception {
         // every request waits 3 s for its first token, 100 arrive per second: in flight grows by 100 per second
         SimProfile slow = SimProfile.parse("test", "slow", """
