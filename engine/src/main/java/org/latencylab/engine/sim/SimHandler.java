@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -193,7 +194,7 @@ final class SimHandler implements HttpHandler {
     // ---------------------------------------------------------------- generation
 
     private void generate(HttpExchange ex, Dialect dialect, long arrive) throws IOException {
-        byte[] body = ex.getRequestBody().readAllBytes();
+        byte[] body = readBody(ex);
         SplittableRandom rnd;
         synchronized (master) {
             rnd = master.split();
@@ -294,6 +295,7 @@ final class SimHandler implements HttpHandler {
         int resetAt = reset ? Math.min(profile.faults().reset().afterTokens(), max) : -1;
         decode(t, ids, rnd, (piece, reasoning, i, last) -> {
             if (i == resetAt && writer != null) {
+                writer.send(); // what was due before the reset reaches the client
                 throw new AbruptClose("simulated connection reset after " + i + " tokens");
             }
             long written = System.nanoTime();
@@ -303,14 +305,16 @@ final class SimHandler implements HttpHandler {
                 }
             }
             return written;
-        });
+        }, writer);
         if (writer != null) {
             if (resetAt == max) {
+                writer.send();
                 throw new AbruptClose("simulated connection reset before the end marker");
             }
             for (WireEvent e : dialect.closing(t)) {
                 writer.write(e);
             }
+            writer.send();
         } else {
             ObjectNode whole = dialect.whole(t);
             if (options.stamping()) {
@@ -347,9 +351,10 @@ final class SimHandler implements HttpHandler {
     /**
      * The decode loop shared by every front end: first token at {@code admitted + prefill(uncached)·jitter}, each
      * next one a jittered decode gap (for the sequences running at that moment) later, plus a stall when the stall
-     * fault fires. Updates the turn's text, counts and token timestamps and the metrics.
+     * fault fires. Updates the turn's text, counts and token timestamps and the metrics. Before each wait for a
+     * time still ahead, the events pending in {@code writer} (if not null) are sent; events already due share a write.
      */
-    private void decode(Turn t, int[] ids, SplittableRandom rnd, TokenSink sink)
+    private void decode(Turn t, int[] ids, SplittableRandom rnd, TokenSink sink, EventWriter writer)
             throws IOException, InterruptedException {
         int max = t.request.maxTokens();
         double sigma = profile.jitter().sigma();
@@ -363,6 +368,9 @@ final class SimHandler implements HttpHandler {
                 if (stall.rate() > 0 && rnd.nextDouble() < stall.rate()) {
                     deadline += seconds(stall.seconds());
                 }
+            }
+            if (writer != null && deadline - System.nanoTime() > 0) {
+                writer.send();
             }
             parkUntil(deadline);
             WordSource.Piece piece = words.next();
@@ -413,7 +421,7 @@ final class SimHandler implements HttpHandler {
         try {
             t.admittedNanos = waited ? System.nanoTime() : arrive;
             t.cachedTokens = cache == null ? 0 : cache.lookupAndInsert(ids);
-            decode(t, ids, rnd, sink);
+            decode(t, ids, rnd, sink, null);
         } finally {
             admission.release();
         }
@@ -470,6 +478,27 @@ final class SimHandler implements HttpHandler {
 
     private static long seconds(double s) {
         return Math.round(s * 1e9);
+    }
+
+    /**
+     * Reads a request body into an array of its declared length (a few hundred bytes for a short prompt), or
+     * whole when the length is absent or above 1 MiB ({@code readAllBytes} grows through 8 KiB buffers).
+     */
+    private static byte[] readBody(HttpExchange ex) throws IOException {
+        String declared = ex.getRequestHeaders().getFirst("Content-Length");
+        if (declared != null) {
+            try {
+                int n = Integer.parseInt(declared.trim());
+                if (n >= 0 && n <= 1 << 20) {
+                    byte[] body = new byte[n];
+                    int read = ex.getRequestBody().readNBytes(body, 0, n);
+                    return read == n ? body : Arrays.copyOf(body, read);
+                }
+            } catch (NumberFormatException e) {
+                // the server rejects such a request before it gets here; read it whole anyway
+            }
+        }
+        return ex.getRequestBody().readAllBytes();
     }
 
     private void sendJson(HttpExchange ex, int status, ObjectNode body, Map<String, String> headers)
