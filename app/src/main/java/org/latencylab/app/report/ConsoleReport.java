@@ -199,7 +199,8 @@ public final class ConsoleReport {
     private static void printLoad(LoadResult lr, org.latencylab.engine.run.ExperimentSpec spec, PrintWriter out) {
         LoadTotals t = lr.totals();
         out.println(loadLine(loadShape(t, spec), t.mode() == org.latencylab.engine.load.LoadMode.OPEN,
-                t.achievedRateRps(), t.goodputRps(), t.measuredSeconds(), t.dropped(), t.excluded(), t.stopReason()));
+                t.achievedRateRps(), t.goodputRps(), t.goodput(), t.measuredSeconds(), t.dropped(), t.excluded(),
+                t.stopReason()));
         if (t.ttft() != null && t.ttft().count() > 0) {
             out.printf(Locale.ROOT, "P99−P50 jitter: TTFT %s, E2E %s (from the intended start)%n",
                     Units.ms(t.ttft().jitterMs()), Units.ms(t.e2e().jitterMs()));
@@ -252,18 +253,25 @@ public final class ConsoleReport {
      * @param open            whether the step was an open loop (its shape is followed by a comma, a closed loop's
      *                        by a colon)
      * @param achievedRps     achieved send rate in the measured window, requests/s
-     * @param goodputRps      goodput in the measured window, requests/s
+     * @param goodputRps      goodput, requests/s: per second of the measured window, or of a longer span when the
+     *                        schedule stopped early and the window's requests ended after it ({@code LoadTotals})
+     * @param goodput         the requests counted in goodput; with {@code goodputRps} it gives the span, which the
+     *                        line names when it is not the measured window
      * @param measuredSeconds length of the measured window, seconds
      * @param dropped         arrivals not sent (dropped at a cap)
      * @param excluded        requests of the warmup and cooldown, not in the statistics
      * @param stopReason      why the step stopped, or null (or empty) when not known
      * @return one line without a line break, rates with one decimal
      */
-    static String loadLine(String shape, boolean open, double achievedRps, double goodputRps, double measuredSeconds,
-                           long dropped, long excluded, String stopReason) {
+    static String loadLine(String shape, boolean open, double achievedRps, double goodputRps, long goodput,
+                           double measuredSeconds, long dropped, long excluded, String stopReason) {
+        double goodputSeconds = goodputRps > 0 ? goodput / goodputRps : measuredSeconds;
+        String span = Math.abs(goodputSeconds - measuredSeconds) < 0.05 ? ""
+                : String.format(Locale.ROOT, " (goodput over %.1f s: until the window's last request ended)",
+                        goodputSeconds);
         return String.format(Locale.ROOT, "%s%s achieved %.1f req/s and goodput %.1f req/s in the %.1f s"
-                        + " measured window (warmup/cooldown excluded); %d dropped, %d excluded (warmup/cooldown)%s",
-                shape, open ? "," : ":", achievedRps, goodputRps, measuredSeconds, dropped, excluded,
+                        + " measured window (warmup/cooldown excluded)%s; %d dropped, %d excluded (warmup/cooldown)%s",
+                shape, open ? "," : ":", achievedRps, goodputRps, measuredSeconds, span, dropped, excluded,
                 stopReason == null || stopReason.isEmpty() ? "" : "; stopped: " + stopReason);
     }
 

@@ -733,7 +733,8 @@ public final class HtmlReport {
         String stop = totals.path("stopReason").asText("");
         return ConsoleReport.loadLine(ConsoleReport.loadShape(open, totals.path("targetRateRps").asDouble(),
                         spec.path("concurrency").asInt(0), think), open, totals.path("achievedRateRps").asDouble(),
-                totals.path("goodputRps").asDouble(), totals.path("measuredSeconds").asDouble(),
+                totals.path("goodputRps").asDouble(), totals.path("goodput").asLong(),
+                totals.path("measuredSeconds").asDouble(),
                 totals.path("dropped").asLong(), totals.path("excluded").asLong(), stop);
     }
 }

@@ -387,17 +387,19 @@ final class LoadMeter implements AutoCloseable {
      * @param mode            open or closed
      * @param elapsedSeconds  step start to last end, s
      * @param measuredSeconds measured scheduling time, s
+     * @param goodputSeconds  the time goodput is counted over, s ({@code LoadRun.goodputSeconds})
      * @param targetRateRps   mean target rate, requests/s
      * @param stopReason      why scheduling stopped
      * @return the totals
      */
-    LoadTotals totals(LoadMode mode, double elapsedSeconds, double measuredSeconds,
+    LoadTotals totals(LoadMode mode, double elapsedSeconds, double measuredSeconds, double goodputSeconds,
                       double targetRateRps, String stopReason) {
-        return locked(() -> totalsLocked(mode, elapsedSeconds, measuredSeconds, targetRateRps, stopReason));
+        return locked(() -> totalsLocked(mode, elapsedSeconds, measuredSeconds, goodputSeconds, targetRateRps,
+                stopReason));
     }
 
     private LoadTotals totalsLocked(LoadMode mode, double elapsedSeconds, double measuredSeconds,
-                                    double targetRateRps, String stopReason) {
+                                    double goodputSeconds, double targetRateRps, String stopReason) {
         Histogram tierH = measured.histograms.get(tierMetric);
         String tier = tierH.getTotalCount() == 0 ? null : tierOf(tierH.getValueAtPercentile(95));
         double secs = measuredSeconds > 0 ? measuredSeconds : Double.NaN;
@@ -405,7 +407,7 @@ final class LoadMeter implements AutoCloseable {
                 measuredSeconds > 0 ? measuredSent.get() / secs : 0, allSent.get(), all.succeeded, all.failed,
                 all.failedByKind, all.cancelled, allDropped.get(), all.ended - measured.ended, all.http429Attempts,
                 all.retries, all.serverErrors, all.deadlineMisses, measured.goodput,
-                measuredSeconds > 0 ? measured.goodput / secs : 0, measured.errorRate(),
+                goodputSeconds > 0 ? measured.goodput / goodputSeconds : 0, measured.errorRate(),
                 pct(Metric.TTFT_FROM_INTENDED), pct(Metric.E2E_FROM_INTENDED), pct(Metric.TTFT), pct(Metric.E2E),
                 pct(Metric.DISPATCH_LAG), pct(Metric.TPOT), pct(Metric.TTFB), tierMetric.id(), tier,
                 stopReason);

@@ -70,6 +70,8 @@ final class LoadRun {
     private final AtomicLong drainCancelledExcluded = new AtomicLong();
     private volatile long stopNanos = Long.MAX_VALUE;
     private volatile long lastEndNanos;
+    /** When the last measured request ended ({@link System#nanoTime()}), 0 before any did; guarded by this. */
+    private long lastMeasuredEndNanos;
     private volatile int nextSecond;
 
     /**
@@ -212,8 +214,34 @@ final class LoadRun {
         }
         double elapsed = Math.max(0, Math.max(lastEndNanos, schedEnd == Long.MAX_VALUE ? 0 : schedEnd) - startNanos)
                 / 1e9;
-        LoadTotals totals = meter.totals(spec.mode(), elapsed, measuredSeconds, target, stopReason);
+        LoadTotals totals = meter.totals(spec.mode(), elapsed, measuredSeconds,
+                goodputSeconds(measuredFrom, measuredTo, measuredSeconds), target, stopReason);
         return new LoadResult(label, totals, meter.seconds(), meter.logFiles());
+    }
+
+    /**
+     * The time goodput is counted over, s. A step that ran its whole duration: the measured window (its steady state;
+     * the requests sent at its end finish after it, as those sent before its start finished in it). A step whose
+     * schedule stopped early (a request count, an overload or error stop, a cancel): from the window's start until
+     * its last measured request ended, if that is later than the stop. Its requests were still being served after
+     * the stop, and their number over the window alone would claim a rate the server never reached: an open loop
+     * that stopped for overload after 1.2 s of sending read "goodput 1,796 req/s" from a server that finished 213
+     * requests/s.
+     *
+     * @param measuredFrom    start of the measured window, {@link System#nanoTime()}
+     * @param measuredTo      end of the measured window, {@link System#nanoTime()}
+     * @param measuredSeconds the measured window's length, s
+     * @return seconds, >= 0
+     */
+    private double goodputSeconds(long measuredFrom, long measuredTo, double measuredSeconds) {
+        long lastEnd;
+        synchronized (this) {
+            lastEnd = lastMeasuredEndNanos;
+        }
+        if ("duration".equals(stopReason) || lastEnd == 0 || lastEnd <= measuredTo || measuredSeconds <= 0) {
+            return measuredSeconds;
+        }
+        return (lastEnd - measuredFrom) / 1e9;
     }
 
     // ---- stopping -------------------------------------------------------------------------------------------
@@ -599,6 +627,9 @@ final class LoadRun {
             long end = record.endNanos() != RequestRecord.UNSET ? record.endNanos() : System.nanoTime();
             synchronized (this) {
                 lastEndNanos = Math.max(lastEndNanos, end);
+                if (f.measured) {
+                    lastMeasuredEndNanos = Math.max(lastMeasuredEndNanos, end);
+                }
             }
             running.remove(f);
             ctx.inFlight(-1);

@@ -30,7 +30,9 @@ import java.util.Map;
  * @param serverErrors     requests that failed with an HTTP 5xx status
  * @param deadlineMisses   first-token deadline misses (each also counted as failed, kind {@code timeout})
  * @param goodput          measured requests that succeeded and met every SLO
- * @param goodputRps       goodput / measuredSeconds, requests/s
+ * @param goodputRps       goodput per second of the measured window, requests/s; when scheduling stopped before the
+ *                         duration ended, per second from the window's start until the last measured request
+ *                         ended if that was later (the server was still serving the window's requests)
  * @param errorRate        measured failed / (succeeded + failed), in [0, 1]
  * @param ttft             TTFT from the intended start
  * @param e2e              E2E from the intended start

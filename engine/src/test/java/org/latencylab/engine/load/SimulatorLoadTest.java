@@ -189,6 +189,11 @@ class SimulatorLoadTest {
             assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
             assertThat(seconds).as("stopped long before its 30 s").isLessThan(15);
             assertThat(ctx.notices).anyMatch(n -> n.contains("overload: 40 requests in flight"));
+            // sent in about 0.4 s, each served in 3 s or more: goodput counts over the time they were served, not
+            // over the 0.4 s of sending (that read 100 req/s)
+            assertThat(t.measuredSeconds()).isLessThan(1.5);
+            assertThat(t.goodput()).as("no SLOs: every success counts").isEqualTo(t.succeeded()).isPositive();
+            assertThat(t.goodputRps()).isLessThanOrEqualTo(t.goodput() / 3.0).isGreaterThan(t.goodput() / 15.0);
         } finally {
             System.clearProperty("latencylab.overloadInFlight");
         }
