@@ -114,6 +114,7 @@ public final class TelemetryRecorder implements AutoCloseable {
 
     private synchronized void tick() {
         ServerSample s = null;
+        boolean cut = false; // a sample cut off by stop() is no reading: it is not shown either
         if (metricsUrl != null) {
             double t = now();
             try (Response r = http.newCall(new Request.Builder().url(metricsUrl).get().build()).execute()) {
@@ -127,7 +128,9 @@ public final class TelemetryRecorder implements AutoCloseable {
                         cell(s.ttftCount()), cell(s.ttftSumSeconds()), cell(s.itlCount()), cell(s.itlSumSeconds())));
                 metricsOut.flush();
             } catch (IOException | RuntimeException e) {
-                if (!cutOffByStop(e)) {
+                if (cutOffByStop(e)) {
+                    cut = true;
+                } else {
                     scrapeFailures++;
                     lastScrapeError = e.getMessage();
                 }
@@ -147,11 +150,16 @@ public final class TelemetryRecorder implements AutoCloseable {
                 }
                 gpuOut.flush();
             } catch (IOException | RuntimeException e) {
-                if (!cutOffByStop(e)) {
+                if (cutOffByStop(e)) {
+                    cut = true;
+                } else {
                     gpuFailures++;
                     lastGpuError = e.getMessage();
                 }
             }
+        }
+        if (cut) {
+            return; // stop() takes the last sample itself; a tick without its readings would show as a gap
         }
         try {
             listener.accept(new TelemetryTick(s, gs));
