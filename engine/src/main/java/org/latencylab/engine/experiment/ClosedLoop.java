@@ -212,15 +212,47 @@ public final class ClosedLoop {
         private final CountDownLatch done;
         private final BooleanSupplier stop;
         private volatile boolean halted;
-        /** Counted down by worker 0 after {@link StepContext#beforeClock()}; null when the loop does not call it. */
-        private final CountDownLatch clock;
+        /**
+         * Opened by worker 0 after {@link StepContext#beforeClock()} ({@link #openClock}); null when the loop does not
+         * call it. Not a {@link CountDownLatch}: a latch wakes its waiters one after another (each woken waiter wakes
+         * the next), so at 1,024 workers parsing at nice 10 the first wave's sends spread over 360 ms while the
+         * server was already streaming to the first ones; {@link #openClock} wakes every worker itself.
+         */
+        private final ClockGate clock;
 
         private Handle(int workers, BooleanSupplier stop, boolean beforeClock) {
             this.threads = new AtomicReferenceArray<>(workers);
             this.own = new Thread[workers];
             this.done = new CountDownLatch(workers);
             this.stop = stop;
-            this.clock = beforeClock ? new CountDownLatch(1) : null;
+            this.clock = beforeClock ? new ClockGate() : null;
+        }
+
+        /** A one-time gate that wakes all its waiters at once (see {@link #clock}). */
+        private static final class ClockGate {
+            private volatile boolean open;
+
+            /** Waits until {@link #open} was called; every waiter must be in the loop's {@code threads}. */
+            void await() throws InterruptedException {
+                while (!open) {
+                    LockSupport.park(this);
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
+                }
+            }
+
+            /** Opens the gate and unparks each of the given threads from the calling thread. */
+            void open(AtomicReferenceArray<Thread> waiters) {
+                open = true;
+                Thread self = Thread.currentThread();
+                for (int i = 0; i < waiters.length(); i++) {
+                    Thread t = waiters.get(i);
+                    if (t != null && t != self) {
+                        LockSupport.unpark(t);
+                    }
+                }
+            }
         }
 
         private boolean stopping() {
@@ -243,7 +275,7 @@ public final class ClosedLoop {
                 if (clock != null) {
                     if (worker == 0) {
                         ctx.beforeClock();
-                        clock.countDown();
+                        clock.open(threads);
                     } else {
                         clock.await();
                     }
@@ -272,7 +304,7 @@ public final class ClosedLoop {
                 }
                 threads.set(worker, null);
                 if (clock != null && worker == 0) {
-                    clock.countDown(); // worker 0 ended early (halted, interrupted): the others must not wait for it
+                    clock.open(threads); // worker 0 ended early (halted, interrupted): the others must not wait for it
                 }
                 done.countDown();
                 awaitSiblings();

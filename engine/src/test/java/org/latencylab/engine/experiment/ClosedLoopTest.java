@@ -273,4 +273,58 @@ class ClosedLoopTest {
         assertThat(begin).as("after every worker warmed its connection").isGreaterThan(lastWarm);
         assertThat(sends).hasSize(8).allMatch(t -> t > end);
     }
+
+    @Test
+    void workersWaitingAtTheClockEndWithoutATurnWhenTheLoopIsHaltedDuringBeforeClock() throws Exception {
+        AtomicInteger turns = new AtomicInteger();
+        java.util.concurrent.CountDownLatch inBeforeClock = new java.util.concurrent.CountDownLatch(1);
+        Ctx ctx = new Ctx() {
+            @Override
+            public void beforeClock() {
+                inBeforeClock.countDown();
+                try {
+                    Thread.sleep(60_000); // a collection that never ends: only the halt frees the others
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        ClosedLoop.Handle h = ClosedLoop.start(new ClosedLoop.Options(8, "g", false, true, Long.MIN_VALUE,
+                Duration.ZERO, null), (w, ready) -> {
+                    turns.incrementAndGet();
+                    return false;
+                }, () -> false, ctx, true);
+        assertThat(inBeforeClock.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(100); // the other 7 workers are parked at the clock by now
+        long t0 = System.nanoTime();
+        h.halt();
+        assertThat(h.awaitEnd(Duration.ofSeconds(10))).as("every worker ended after the halt").isTrue();
+        assertThat(System.nanoTime() - t0).as("halt to end, ns").isLessThan(10_000_000_000L);
+        assertThat(turns.get()).as("no worker took a turn: the clock never opened").isZero();
+    }
+
+    @Test
+    void theClockWakesEveryWaitingWorkerAndEachTakesItsTurnAfterBeforeClockEnded() throws Exception {
+        int workers = 64;
+        java.util.concurrent.ConcurrentLinkedQueue<Long> starts = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        long[] clockEnd = new long[1];
+        Ctx ctx = new Ctx() {
+            @Override
+            public void beforeClock() {
+                try {
+                    Thread.sleep(100); // every other worker parks at the clock meanwhile
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                clockEnd[0] = System.nanoTime();
+            }
+        };
+        ClosedLoop.start(new ClosedLoop.Options(workers, "g", false, true, Long.MIN_VALUE, Duration.ZERO, null),
+                (w, ready) -> {
+                    starts.add(ready);
+                    return false;
+                }, () -> false, ctx, true).join();
+        assertThat(starts).as("one turn per worker").hasSize(workers);
+        assertThat(starts).as("no turn before the clock opened").allMatch(t -> t >= clockEnd[0]);
+    }
 }
