@@ -29,6 +29,9 @@ final class CheckCasesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (!Files.exists(dir)) {
+            throw new IllegalArgumentException(dir + ": no such folder (" + dir.toAbsolutePath().normalize() + ")");
+        }
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + ": not a folder of conformance cases");
         }

@@ -175,7 +175,10 @@ class CommandLineTest {
         assertThat(r.out()).containsPattern("\\d+ passed, 0 failed, 0 skipped");
         assertThat(r.out().split("passed, ", -1)).as("the summary line is printed once").hasSize(2);
         assertThat(r.code()).isZero();
-        assertThat(run("check-cases", repo().resolve("no-such-folder").toString()).code()).isEqualTo(ExitCodes.BAD_INPUT);
+        Result missing = run("check-cases", repo().resolve("no-such-folder").toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(missing.err()).as("a path that does not exist is said to be missing")
+                .contains("no-such-folder: no such folder (");
     }
 
     @Test
