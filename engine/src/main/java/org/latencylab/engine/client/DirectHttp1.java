@@ -381,6 +381,17 @@ final class DirectHttp1 implements AutoCloseable {
             return canceled;
         }
 
+        /**
+         * @return the stamp of the connection's latest read by its reader thread, or {@code RequestRecord.UNSET} when
+         * the request thread reads the socket itself (then its head is parsed as it arrives)
+         */
+        @Override
+        public long lastReadAheadNanos() {
+            Conn c = conn;
+            ReadAhead.Inbox in = c != null ? c.inbox : null;
+            return in != null ? in.lastReadNanos() : UNSET;
+        }
+
         private void done(Conn c, boolean reusable) {
             c.releasePermit();
             if (reusable && !canceled) {
@@ -496,7 +507,9 @@ final class DirectHttp1 implements AutoCloseable {
         /** {@link #fill()} from the reader thread's inbox: the bytes of at most one socket read, with its stamp. */
         private int take(ReadAhead.Inbox in) throws IOException {
             long deadline = waitLimitMillis > 0 ? System.nanoTime() + waitLimitMillis * 1_000_000L : UNSET;
-            ReadAhead.Mode mode = inBody && !eager ? bodyMode : ReadAhead.Mode.EAGER;
+            // a response whose first byte is still in the inbox waits for its head and body at once (Mode.HEAD)
+            ReadAhead.Mode mode = eager ? ReadAhead.Mode.EAGER : inBody ? bodyMode
+                    : buf.hasRemaining() ? ReadAhead.Mode.EAGER : ReadAhead.Mode.HEAD;
             boolean waits = !in.ready();
             if (waits) {
                 releasePermit();

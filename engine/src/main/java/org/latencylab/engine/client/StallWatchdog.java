@@ -34,6 +34,16 @@ final class StallWatchdog implements AutoCloseable {
 
         /** @return true once cancelled */
         boolean isCanceled();
+
+        /**
+         * @return {@link System#nanoTime()} of the latest read of the attempt's socket by a reader thread
+         * ({@link ReadAhead}), or {@code RequestRecord.UNSET} when none reads it: a read-ahead response's head may
+         * be parsed only when its body is complete ({@link ReadAhead.Mode#HEAD}), so its bytes count as its first
+         * byte meanwhile
+         */
+        default long lastReadAheadNanos() {
+            return org.latencylab.engine.api.RequestRecord.UNSET;
+        }
     }
 
     private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
@@ -170,6 +180,15 @@ final class StallWatchdog implements AutoCloseable {
                 long sent = timing.requestSent;
                 long from = sent != org.latencylab.engine.api.RequestRecord.UNSET ? sent
                         : Math.max(startNanos, timing.connectEnd);
+                long read = call.lastReadAheadNanos();
+                if (read != org.latencylab.engine.api.RequestRecord.UNSET
+                        && sent != org.latencylab.engine.api.RequestRecord.UNSET && read - sent >= 0) {
+                    // the response's bytes arrive (read ahead) while its head waits for its body: the idle limit
+                    if (idleNanos > 0 && now - read > idleNanos) {
+                        expire(Expiry.IDLE);
+                    }
+                    return;
+                }
                 if (firstByteNanos > 0 && now - from > firstByteNanos) {
                     expire(Expiry.FIRST_BYTE);
                 }

@@ -225,6 +225,58 @@ class DirectHttp1Test {
     }
 
     @Test
+    void aResponseWhoseHeadArrivesAloneWakesItsRequestThreadOnceAtItsEndWithTheHeadsOwnStamp() throws Exception {
+        RawServer server = new RawServer(spaced(6, 40)); // the head alone, then 6 events 40 ms apart
+        LlmClient client = client(ClientOptions.DEFAULTS);
+        send(client, server, true);
+        long before = client.readAheadWaits();
+        RequestRecord r = send(client, server, true);
+        long waits = client.readAheadWaits() - before;
+
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.tokens().size()).isEqualTo(6);
+        // woken at the head, the thread would wait twice: for the head, then for the body's end
+        assertThat(waits).as("times the request thread waited for bytes").isEqualTo(1L);
+        assertThat((r.tokens().arrivalNanos(0) - r.responseHeadersNanos()) / 1_000_000)
+                .as("ms from the head's read to the first event's: the server waited 40 ms between them")
+                .isBetween(20L, 2_000L);
+    }
+
+    @Test
+    void aStreamLongerThanTheFirstByteTimeoutIsNotCutWhileItsHeadWaitsForItsBody() throws Exception {
+        RawServer server = new RawServer(spaced(10, 60)); // 600 ms of body after the head
+        ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofSeconds(5),
+                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true, false);
+        LlmClient client = client(opts);
+        send(client, server, true);
+        RequestRecord r = send(client, server, true);
+
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.tokens().size()).isEqualTo(10);
+    }
+
+    @Test
+    void aStreamThatStallsAfterItsHeadIsAnIdleTimeoutNotAFirstByteOne() throws Exception {
+        RawServer server = new RawServer((i, request, out) -> {
+            write(out, SSE_HEAD + chunk(event("a")));
+            if (i > 0) {
+                Thread.sleep(3_000); // the second request's stream stalls after its first event
+            }
+            write(out, chunk(END) + "0\r\n\r\n");
+        });
+        ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofMillis(400),
+                Duration.ofSeconds(30), 0, Duration.ofMillis(10), true, true, false);
+        LlmClient client = client(opts);
+        send(client, server, true);
+        long t0 = System.nanoTime();
+        RequestRecord r = send(client, server, true);
+
+        assertThat(r.errorKind()).isEqualTo(ErrorKind.TIMEOUT);
+        assertThat(r.errorMessage()).contains("idle");
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("ms to the timeout").isLessThan(2_500L);
+    }
+
+    @Test
     void aRequestWithAFirstTokenCallbackIsWokenByEveryReadAndHearsOfItsFirstTokenWhileItStreams() throws Exception {
         RawServer server = new RawServer(spaced(8, 40));
         LlmClient client = client(ClientOptions.DEFAULTS);
