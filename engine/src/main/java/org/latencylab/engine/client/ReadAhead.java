@@ -26,8 +26,9 @@ import java.util.concurrent.TimeUnit;
  * per second) those wake-ups outnumbered the server's own threads so far that the server read the next requests late:
  * the client's TTFT error P99 was 4–9 times the floor client's, and a minimal client with one platform thread per
  * stream (no parsing at all) was 5–10 times worse than the same client on virtual threads. Here a request thread is
- * woken only when its response can be taken whole or in large pieces ({@link Mode}): at the end of the header block,
- * at the terminating chunk of a chunked body, when a length-framed body is complete, at the connection's end, when
+ * woken only when its response can be taken whole or in large pieces ({@link Mode}): once the head and the whole body
+ * of a response whose framing the reader reads from its head are in ({@link Mode#HEAD}), else at the end of the header
+ * block and again at the terminating chunk of a chunked body, when a length-framed body is complete, at the connection's end, when
  * {@value #HIGH_WATER_BYTES} bytes wait, or when bytes have waited {@value #QUIET_MILLIS} ms with no new read (a
  * framing the wake rules did not recognise). Stamps are never moved by this: each byte keeps the stamp of the read that
  * delivered it, and parsing it later changes no time. A request that must react while it streams (a first-token
