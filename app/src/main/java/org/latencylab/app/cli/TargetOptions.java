@@ -67,11 +67,16 @@ final class TargetOptions {
     /**
      * @param err where to say which model was detected when {@code --url} came without {@code --model}
      * @return what to measure
-     * @throws IllegalArgumentException on a bad option, or when {@code --url} came without {@code --model} and the
-     *                                  server lists no model; the message names the option
+     * @throws IllegalArgumentException on a bad option, when {@code --out} already holds a run and {@code --overwrite}
+     *                                  was not given, or when {@code --url} came without {@code --model} and the
+     *                                  server lists no model; the message names the option or the file found
      */
     TargetSpec target(java.io.PrintWriter err) {
         client(); // the client options are checked before the endpoint is asked for its model
+        if (out != null) {
+            // and so is --out: a run already there is refused before anything is sent or said about the endpoint
+            org.latencylab.engine.results.RunDirectory.refuseEarlierRun(out, overwrite);
+        }
         Protocol p;
         try {
             p = Protocol.fromId(protocol);

@@ -182,6 +182,24 @@ class CommandLineTest {
     }
 
     @Test
+    void aProbeWhoseOutAlreadyHoldsARunIsRefusedBeforeItAsksTheEndpointForItsModel(@TempDir Path dir) throws Exception {
+        try (var sim = org.latencylab.engine.sim.SimServer.start(
+                org.latencylab.engine.sim.SimProfile.builtin("small-fast"), org.latencylab.engine.sim.SimOptions.defaults())) {
+            Path out = dir.resolve("run");
+            Result first = run("probe", "--url", sim.baseUrl(), "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
+                    "--out", out.toString(), "--no-charts");
+            assertThat(first.code()).as(first.err()).isZero();
+            String before = Files.readString(out.resolve("requests.jsonl"));
+            Result again = run("probe", "--url", sim.baseUrl(), "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
+                    "--out", out.toString(), "--no-charts");
+            assertThat(again.code()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(again.err()).contains("already holds a run").contains("--overwrite")
+                    .as("refused before the model lookup").doesNotContain("no --model given");
+            assertThat(Files.readString(out.resolve("requests.jsonl"))).as("the first run is untouched").isEqualTo(before);
+        }
+    }
+
+    @Test
     void probeWithAUrlButNoModelUsesTheModelTheServerListsOrAsksForIt(@TempDir Path dir) throws Exception {
         try (var sim = org.latencylab.engine.sim.SimServer.start(
                 org.latencylab.engine.sim.SimProfile.builtin("small-fast"), org.latencylab.engine.sim.SimOptions.defaults())) {

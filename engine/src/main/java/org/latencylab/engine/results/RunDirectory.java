@@ -51,18 +51,35 @@ public final class RunDirectory {
         if (!Files.isDirectory(dir)) {
             throw new RunDirectoryException(dir + " is a file, not a folder", null);
         }
-        for (String marker : RUN_MARKERS) {
-            Path existing = dir.resolve(marker);
-            if (Files.exists(existing) && !overwrite) {
-                throw new RunDirectoryException("the run directory " + dir + " already holds a run (" + existing
-                        + " is there); choose another --out, or pass --overwrite to replace that run", existing);
-            }
-        }
+        refuseEarlierRun(dir, overwrite);
         if (overwrite) {
             clear(dir);
         }
         probeWritable(dir);
         return dir;
+    }
+
+    /**
+     * Refuses a directory that already holds a run, without creating or changing anything: a command can check its
+     * {@code --out} this way before it contacts an endpoint, and {@link #prepare} checks the same.
+     *
+     * @param dir       the run directory (it need not exist); not null
+     * @param overwrite whether an earlier run in {@code dir} may be replaced (then nothing is refused)
+     * @throws RunDirectoryException when {@code dir} holds a run and {@code overwrite} is false (the message names
+     *                               the file found)
+     */
+    public static void refuseEarlierRun(Path dir, boolean overwrite) {
+        Objects.requireNonNull(dir, "dir");
+        if (overwrite) {
+            return;
+        }
+        for (String marker : RUN_MARKERS) {
+            Path existing = dir.resolve(marker);
+            if (Files.exists(existing)) {
+                throw new RunDirectoryException("the run directory " + dir + " already holds a run (" + existing
+                        + " is there); choose another --out, or pass --overwrite to replace that run", existing);
+            }
+        }
     }
 
     /**
