@@ -243,6 +243,28 @@ class DirectHttp1Test {
     }
 
     @Test
+    void aChunkedStreamWithTrailerFieldsEndsAtItsEmptyLineAndKeepsItsConnection() throws Exception {
+        RawServer server = new RawServer((i, request, out) -> {
+            write(out, SSE_HEAD);
+            Thread.sleep(30);
+            write(out, chunk(event("a")) + chunk(event("b")) + chunk(END) + "0\r\nX-Trailer: 1\r\n\r\n");
+        });
+        LlmClient client = client(ClientOptions.DEFAULTS);
+        send(client, server, true);
+        long before = client.readAheadWaits();
+        RequestRecord r = send(client, server, true);
+        long returned = System.nanoTime();
+
+        assertThat(r.outcome()).as(String.valueOf(r.errorMessage())).isEqualTo(Outcome.SUCCESS);
+        assertThat(r.tokens().size()).isEqualTo(2);
+        assertThat(client.readAheadWaits() - before).as("times the request thread waited for bytes").isEqualTo(1L);
+        assertThat(server.connections.get()).as("the connection was reused after the trailer").isEqualTo(1);
+        // the quiet fallback would have woken the thread 250 ms after the last read
+        assertThat((returned - r.endNanos()) / 1_000_000).as("ms from the body's last read to the record")
+                .isLessThan(ReadAhead.QUIET_MILLIS);
+    }
+
+    @Test
     void aStreamLongerThanTheFirstByteTimeoutIsNotCutWhileItsHeadWaitsForItsBody() throws Exception {
         RawServer server = new RawServer(spaced(10, 60)); // 600 ms of body after the head
         ClientOptions opts = new ClientOptions(Duration.ofSeconds(5), Duration.ofMillis(200), Duration.ofSeconds(5),

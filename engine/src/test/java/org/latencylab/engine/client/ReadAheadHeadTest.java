@@ -47,4 +47,29 @@ class ReadAheadHeadTest {
                 .isEqualTo(unknown);
         assertThat(body("garbage\r\n\r\n")).isEqualTo(unknown);
     }
+
+    private static boolean ends(String waiting) {
+        byte[] b = ("yy" + waiting).getBytes(StandardCharsets.ISO_8859_1);
+        return ReadAhead.Inbox.endsWithLastChunk(b, 2, b.length);
+    }
+
+    @Test
+    void aChunkedBodyEndsAtItsLastChunkWithOrWithoutTrailerFields() {
+        assertThat(ends("0\r\n\r\n")).isTrue();
+        assertThat(ends("5\r\nhello\r\n0\r\n\r\n")).isTrue();
+        assertThat(ends("5\r\nhello\r\n0\r\nX-Trailer: 1\r\n\r\n")).as("one trailer field").isTrue();
+        assertThat(ends("5\r\nhello\r\n0\r\nA: 1\r\nB:2\r\n\r\n")).as("two").isTrue();
+        assertThat(ends("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")).as("after a head")
+                .isTrue();
+    }
+
+    @Test
+    void theEndOfAnEventInsideAChunkIsNotTheEndOfTheBody() {
+        assertThat(ends("5\r\nhello\r\n")).isFalse();
+        assertThat(ends("10\r\ndata: {\"a\":1}\n\n\r\n")).as("an SSE event with line feeds").isFalse();
+        assertThat(ends("12\r\ndata: {\"a\":1}\r\n\r\n\r\n")).as("an SSE event with CRLF").isFalse();
+        assertThat(ends("5\r\nhello\r\n0\r\nX-Trailer: 1\r\n")).as("trailers not yet ended").isFalse();
+        assertThat(ends("5\r\nhello\r\n10\r\n\r\n")).as("a size line that is not 0").isFalse();
+        assertThat(ends("0;ext=1\r\n\r\n")).as("an extension: left to the quiet fallback").isFalse();
+    }
 }
