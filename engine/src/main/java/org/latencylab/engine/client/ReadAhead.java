@@ -45,8 +45,8 @@ final class ReadAhead implements AutoCloseable {
     static final int HIGH_WATER_BYTES = 64 * 1024;
     /**
      * Bytes that have waited this long with no further read wake their taker (ms): the fallback for a framing the wake
-     * rules do not recognise (an extension on the last chunk, more than 16 trailer fields), long enough that the gaps between a stream's tokens
-     * do not wake it.
+     * rules do not recognise (an extension on the last chunk, more than 16 trailer fields), long enough that the gaps
+     * between a stream's tokens do not wake it.
      */
     static final long QUIET_MILLIS = 250;
     private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(QUIET_MILLIS);
@@ -389,7 +389,6 @@ final class ReadAhead implements AutoCloseable {
             };
         }
 
-        /** @return true when the waiting bytes end with a last chunk, any trailer fields and the empty line (RFC 9112 §7.1) */
         /** {@link #headBody}: the head gives no framing this reader recognises (wake at the head's end). */
         static final long BODY_UNKNOWN = -1;
         /** {@link #headBody}: a chunked body. Values >= 0 are a {@code Content-Length}. */
@@ -523,6 +522,7 @@ final class ReadAhead implements AutoCloseable {
             return v;
         }
 
+        /** @return true when the waiting bytes end with a last chunk, any trailer fields and the empty line */
         private boolean endsWithLastChunk() {
             return endsWithLastChunk(data, head, tail);
         }
