@@ -181,17 +181,26 @@ class CommandLineTest {
                 .contains("no-such-folder: no such folder (");
     }
 
+    /** @return the built-in small-fast simulator on a loopback port; close it */
+    private static org.latencylab.engine.sim.SimServer smallFastSim() {
+        return org.latencylab.engine.sim.SimServer.start(org.latencylab.engine.sim.SimProfile.builtin("small-fast"),
+                org.latencylab.engine.sim.SimOptions.defaults());
+    }
+
+    /** A two-request probe of {@code url} without --model, into {@code out}. */
+    private static Result smallProbe(String url, Path out) {
+        return run("probe", "--url", url, "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
+                "--out", out.toString(), "--no-charts");
+    }
+
     @Test
     void aProbeWhoseOutAlreadyHoldsARunIsRefusedBeforeItAsksTheEndpointForItsModel(@TempDir Path dir) throws Exception {
-        try (var sim = org.latencylab.engine.sim.SimServer.start(
-                org.latencylab.engine.sim.SimProfile.builtin("small-fast"), org.latencylab.engine.sim.SimOptions.defaults())) {
+        try (var sim = smallFastSim()) {
             Path out = dir.resolve("run");
-            Result first = run("probe", "--url", sim.baseUrl(), "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
-                    "--out", out.toString(), "--no-charts");
+            Result first = smallProbe(sim.baseUrl(), out);
             assertThat(first.code()).as(first.err()).isZero();
             String before = Files.readString(out.resolve("requests.jsonl"));
-            Result again = run("probe", "--url", sim.baseUrl(), "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
-                    "--out", out.toString(), "--no-charts");
+            Result again = smallProbe(sim.baseUrl(), out);
             assertThat(again.code()).isEqualTo(ExitCodes.BAD_INPUT);
             assertThat(again.err()).contains("already holds a run").contains("--overwrite")
                     .as("refused before the model lookup").doesNotContain("no --model given");
@@ -201,11 +210,9 @@ class CommandLineTest {
 
     @Test
     void probeWithAUrlButNoModelUsesTheModelTheServerListsOrAsksForIt(@TempDir Path dir) throws Exception {
-        try (var sim = org.latencylab.engine.sim.SimServer.start(
-                org.latencylab.engine.sim.SimProfile.builtin("small-fast"), org.latencylab.engine.sim.SimOptions.defaults())) {
+        try (var sim = smallFastSim()) {
             Path out = dir.resolve("run");
-            Result r = run("probe", "--url", sim.baseUrl(), "-n", "2", "--prompt-tokens", "32", "--max-tokens", "4",
-                    "--out", out.toString(), "--no-charts");
+            Result r = smallProbe(sim.baseUrl(), out);
             assertThat(r.code()).as(r.err()).isZero();
             assertThat(r.err()).contains("no --model given; using 'small-fast-sim'");
             assertThat(Files.readString(out.resolve("run.json"))).contains("small-fast-sim");
