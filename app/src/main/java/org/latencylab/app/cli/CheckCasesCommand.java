@@ -36,21 +36,15 @@ final class CheckCasesCommand implements Callable<Integer> {
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException(dir + ": not a folder of conformance cases");
         }
-        List<Path> files = CaseSuite.caseFiles(dir);
-        if (files.isEmpty()) {
+        if (CaseSuite.caseFiles(dir).isEmpty()) {
             throw new IllegalArgumentException(dir + ": no *.json conformance cases in this folder");
         }
         var out = spec.commandLine().getOut();
-        // one line per case as it ends (a folder takes tens of seconds: retry and timing cases wait on purpose), then
-        // 'N passed, M failed, K skipped'; the same text as CaseSuite.format
-        CaseChecker checker = new CaseChecker();
-        List<CaseResult> results = new java.util.ArrayList<>();
-        for (Path file : files) {
-            CaseResult r = CaseSuite.runFile(file, checker);
-            results.add(r);
+        // one line per case as it ends, then 'N passed, M failed, K skipped': the text of CaseSuite.format
+        List<CaseResult> results = CaseSuite.run(dir, new CaseChecker(), r -> {
             out.println(r.line());
             out.flush();
-        }
+        });
         out.println(CaseSuite.summary(results));
         out.flush();
         boolean failed = results.stream().anyMatch(r -> r.status() == CaseResult.Status.FAILED);

@@ -28,8 +28,8 @@ import java.util.concurrent.TimeUnit;
  * stream (no parsing at all) was 5–10 times worse than the same client on virtual threads. Here a request thread is
  * woken only when its response can be taken whole or in large pieces ({@link Mode}): once the head and the whole body
  * of a response whose framing the reader reads from its head are in ({@link Mode#HEAD}), else at the end of the header
- * block and again at the terminating chunk of a chunked body, when a length-framed body is complete, at the connection's end, when
- * {@value #HIGH_WATER_BYTES} bytes wait, or when bytes have waited {@value #QUIET_MILLIS} ms with no new read (a
+ * block and again at the last chunk of a chunked body, when a length-framed body is complete, at the connection's
+ * end, when {@value #HIGH_WATER_BYTES} bytes wait, or when bytes have waited {@value #QUIET_MILLIS} ms with no new read (a
  * framing the wake rules did not recognise). Stamps are never moved by this: each byte keeps the stamp of the read that
  * delivered it, and parsing it later changes no time. A request that must react while it streams (a first-token
  * callback) reads {@link Mode#EAGER}: woken by every read, as before.
@@ -423,7 +423,7 @@ final class ReadAhead implements AutoCloseable {
                 return true;
             }
             if (headBody == BODY_CHUNKED) {
-                return waitingBytes - headLength >= 5 && endsWithLastChunk();
+                return endsWithLastChunk(data, head + headLength, tail); // the body's bytes only
             }
             return waitingBytes - headLength >= headBody;
         }

@@ -39,7 +39,7 @@ final class StallWatchdog implements AutoCloseable {
          * @return {@link System#nanoTime()} of the latest read of the attempt's socket by a reader thread
          * ({@link ReadAhead}), or {@code RequestRecord.UNSET} when none reads it: a read-ahead response's head may
          * be parsed only when its body is complete ({@link ReadAhead.Mode#HEAD}), so its bytes count as its first
-         * byte meanwhile
+         * byte meanwhile. Called by the watchdog's thread: implementations read a volatile field, nothing more
          */
         default long lastReadAheadNanos() {
             return org.latencylab.engine.api.RequestRecord.UNSET;

@@ -213,10 +213,10 @@ public final class ClosedLoop {
         private final BooleanSupplier stop;
         private volatile boolean halted;
         /**
-         * Opened by worker 0 after {@link StepContext#beforeClock()} ({@link #openClock}); null when the loop does not
-         * call it. Not a {@link CountDownLatch}: a latch wakes its waiters one after another (each woken waiter wakes
-         * the next), so at 1,024 workers parsing at nice 10 the first wave's sends spread over 360 ms while the
-         * server was already streaming to the first ones; {@link #openClock} wakes every worker itself.
+         * Opened by worker 0 after {@link StepContext#beforeClock()} ({@link ClockGate#open}); null when the loop does
+         * not call it. Not a {@link CountDownLatch}: a latch wakes its waiters one after another (each woken waiter
+         * wakes the next), so at 1,024 workers parsing at nice 10 the first wave's sends spread over 360 ms while the
+         * server was already streaming to the first ones; {@link ClockGate#open} wakes every worker itself.
          */
         private final ClockGate clock;
 

@@ -47,9 +47,26 @@ public final class CaseSuite {
      * @throws IOException when the folder cannot be listed
      */
     public static List<CaseResult> run(Path folder, CaseChecker checker) throws IOException {
+        return run(folder, checker, r -> { });
+    }
+
+    /**
+     * Like {@link #run(Path, CaseChecker)}, telling each result as its case ends (a folder takes tens of seconds:
+     * retry and timing cases wait on purpose).
+     *
+     * @param folder  a folder of {@code *.json} case files
+     * @param checker the checker to use
+     * @param ended   called on the calling thread with each result, in file-name order, as soon as it is known
+     * @return one result per file, in file-name order
+     * @throws IOException when the folder cannot be listed
+     */
+    public static List<CaseResult> run(Path folder, CaseChecker checker, java.util.function.Consumer<CaseResult> ended)
+            throws IOException {
         List<CaseResult> results = new ArrayList<>();
         for (Path file : caseFiles(folder)) {
-            results.add(runFile(file, checker));
+            CaseResult r = runFile(file, checker);
+            results.add(r);
+            ended.accept(r);
         }
         return results;
     }

@@ -111,5 +111,10 @@ class ReplayAndCheckerTest {
         String report = CaseSuite.format(results);
         assertThat(report.lines().toList()).hasSize(3).last().isEqualTo("1 passed, 1 failed, 0 skipped");
         assertThat(report).contains("PASS b-case\n");
+        List<CaseResult> told = new java.util.ArrayList<>();
+        List<CaseResult> again = CaseSuite.run(dir, new CaseChecker(), told::add);
+        assertThat(told).as("each result is told as its case ends, in file order")
+                .extracting(CaseResult::name).containsExactly("a-broken", "b-case");
+        assertThat(again).extracting(CaseResult::line).isEqualTo(told.stream().map(CaseResult::line).toList());
     }
 }
