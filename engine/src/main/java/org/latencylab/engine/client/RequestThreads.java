@@ -21,9 +21,11 @@ package org.latencylab.engine.client;
  * against the zero-latency simulator in another process, with other work running on the machine, a pooled platform
  * thread per request gave TTFT P99 2.6 ms instead of 35.7 ms at 1,000 requests/s and 23.8 ms instead of 643 ms at
  * 2,000 requests/s, with 20–30 % less client CPU per request (the carrier pool's parking, unparking and poller
- * hand-offs). The dispatcher hands an arrival to an idle pooled thread (one unpark); the pooled threads are created
- * before the measurement, while its connections are opened (as many as Little's law expects in flight), and the
- * dispatcher never creates one ({@link RequestPool} says why).
+ * hand-offs). The pooled threads are created before the measurement, while its connections are opened (as many as
+ * Little's law expects in flight); during an open loop without caps each of them claims the schedule's next arrival
+ * itself when it has ended a request, and the dispatcher hands over only an arrival that nobody claimed in time (to an
+ * idle pooled thread, else a virtual thread; {@code LoadRun}); it never creates a platform thread ({@link RequestPool}
+ * says why).
  *
  * <p>Costs: one kernel thread per request in flight (a 512 KiB stack reserved, committed only as used: tens of KiB),
  * and an interrupt does not unblock a platform thread's socket read; the client's stall watchdog therefore cancels the
