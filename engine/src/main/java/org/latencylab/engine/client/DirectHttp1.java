@@ -320,6 +320,9 @@ final class DirectHttp1 implements AutoCloseable {
             try {
                 c.eager = eager;
                 c.headStart = UNSET;
+                if (RequestThreads.takeFirstSendPermit() && (c.inbox == null || !c.permit.compareAndSet(false, true))) {
+                    ReadAhead.WORK_PERMITS.release(); // only a read-ahead connection gives it back at its wait
+                }
                 long beforeLastWrite = c.write(wire);
                 // Read ahead, the socket is non-blocking: the last write call handed the last bytes over at once, and
                 // it began at beforeLastWrite. A stamp after its return could be late by however long this thread

@@ -257,6 +257,15 @@ public final class LlmClient implements AutoCloseable {
 
     /**
      * @param endpoint an endpoint
+     * @return true when reader threads read and stamp its responses ({@link ReadAhead}): it is measured directly
+     *         ({@link #measuresDirectly}) and read-ahead is on
+     */
+    public boolean readsAhead(Endpoint endpoint) {
+        return measuresDirectly(endpoint) && direct.readsAhead();
+    }
+
+    /**
+     * @param endpoint an endpoint
      * @return which code measures its requests: the own HTTP/1.1 exchange ({@link #measuresDirectly}), OkHttp, or
      *         grpc-java for the KServe gRPC protocol
      */

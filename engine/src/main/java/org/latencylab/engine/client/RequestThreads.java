@@ -103,6 +103,54 @@ public final class RequestThreads {
         return task -> platform.newThread(tracked(task, false));
     }
 
+    /** Whether the calling thread holds a work permit from {@link #awaitFirstSend} that no connection took over. */
+    private static final ThreadLocal<Boolean> FIRST_SEND = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
+    /**
+     * Waits for one of the reader threads' work permits ({@link ReadAhead#WORK_PERMITS}: the cores but one) before a
+     * closed-loop worker's first send, at most {@link ReadAhead#PERMIT_WAIT_MILLIS} ms. The connection that sends takes
+     * the permit over and gives it back when its thread waits for the response, right after the request was written
+     * ({@code DirectHttp1}); {@link #endFirstSend} gives it back if none did.
+     *
+     * <p>Why: when a closed loop's clock opens, all its workers become runnable at once. Each is at nice 10
+     * ({@link #PARSING_PRIORITY}), but 256 of them together outweigh the server being measured on Linux's scheduler
+     * (weight 110 each against 1,024 for a nice-0 thread), and it picked the first wave's requests up late: against
+     * {@code shared/bench}'s truth server at C = 256, requests written 10–35 ms into the wave reached its handler up to
+     * 19 ms later (the server's arrival stamps joined with the run's clock origin), which was the TTFT error's P99.
+     * With permits, at most this many workers send at once; the others wait parked. Later waves need none: each
+     * worker is woken by its own response, which takes a permit already. A worker's ready time (its turn's intended
+     * start) is taken after the permit, so the wait is no dispatch lag: it is the loop's ramp, and no measured time
+     * starts before the send.
+     *
+     * @throws InterruptedException when the thread is interrupted while it waits (it then holds no permit)
+     */
+    public static void awaitFirstSend() throws InterruptedException {
+        if (!FIRST_SEND.get() && ReadAhead.WORK_PERMITS.tryAcquire(ReadAhead.PERMIT_WAIT_MILLIS,
+                java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            FIRST_SEND.set(Boolean.TRUE);
+        }
+    }
+
+    /** Gives back the permit of {@link #awaitFirstSend} if the calling thread still holds it; idempotent. */
+    public static void endFirstSend() {
+        if (FIRST_SEND.get()) {
+            FIRST_SEND.set(Boolean.FALSE);
+            ReadAhead.WORK_PERMITS.release();
+        }
+    }
+
+    /**
+     * @return true when the calling thread held a permit of {@link #awaitFirstSend}: the caller now owns it and must
+     *         give it back ({@link ReadAhead#WORK_PERMITS})
+     */
+    static boolean takeFirstSendPermit() {
+        if (FIRST_SEND.get()) {
+            FIRST_SEND.set(Boolean.FALSE);
+            return true;
+        }
+        return false;
+    }
+
     /** Marks the workers {@link #startWorker} starts: {@link #behindReaders} changes no other thread's priority. */
     private static final ThreadLocal<Boolean> WORKER = ThreadLocal.withInitial(() -> Boolean.FALSE);
     /** The run-queue tracking of the calling request thread, or null while it is not tracked. */

@@ -285,8 +285,21 @@ public final class ClosedLoop {
                     LockSupport.parkNanos(Math.min(o.notBeforeNanos() - System.nanoTime(), POLL_NANOS));
                 }
                 long think = o.thinkTime().toNanos();
+                boolean first = true;
                 while (!stopping() && !Thread.currentThread().isInterrupted()) {
-                    if (!turn.take(worker, System.nanoTime())) {
+                    if (first && ctx.pacesFirstSends()) {
+                        RequestThreads.awaitFirstSend(); // see there: the first wave must not crowd out the server
+                    }
+                    boolean more;
+                    try {
+                        more = turn.take(worker, System.nanoTime());
+                    } finally {
+                        if (first) {
+                            RequestThreads.endFirstSend();
+                            first = false;
+                        }
+                    }
+                    if (!more) {
                         return;
                     }
                     if (think > 0) {

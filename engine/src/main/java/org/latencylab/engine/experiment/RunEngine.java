@@ -538,6 +538,11 @@ public final class RunEngine {
         }
 
         @Override
+        public boolean pacesFirstSends() {
+            return client.readsAhead(endpoint);
+        }
+
+        @Override
         public void warmConnection(boolean stream) {
             if (spec.client().coldConnections()) {
                 return;

@@ -68,6 +68,19 @@ public interface StepContext {
     }
 
     /**
+     * Whether a closed loop's workers take turns for their first sends ({@link
+     * org.latencylab.engine.client.RequestThreads#awaitFirstSend}): true when the endpoint's responses are read and
+     * stamped by reader threads, which also give the turn back once a send is written. False by default, and for
+     * endpoints the request thread reads itself (TLS, HTTP/2, gRPC, read-ahead off), where a turn would be held for a
+     * whole response.
+     *
+     * @return true to pace the first wave of sends
+     */
+    default boolean pacesFirstSends() {
+        return false;
+    }
+
+    /**
      * Called once right before a step's clock starts, after its connections were opened: the run's context collects
      * the garbage that the set-up left (the warm-up, the connection-opening requests, the thread stacks of a large
      * closed loop), so that the collector has as little as possible to do while requests are timed (see
