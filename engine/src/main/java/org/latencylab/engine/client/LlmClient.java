@@ -512,6 +512,7 @@ public final class LlmClient implements AutoCloseable {
             exchange = direct.exchange(built.http().url()); // a pooled connection, checked before the clock starts
             exchange.eager(onFirstToken != null); // a callback while it streams: woken by every read
         } catch (IOException e) {
+            RequestThreads.endFirstSend(); // no connection takes a first send's turn over: the other workers go on
             b.error(ErrorKind.CONNECTION, "no response: " + describe(e));
             return AttemptResult.FINAL;
         }
@@ -543,6 +544,7 @@ public final class LlmClient implements AutoCloseable {
                                   boolean stream, long deadline, long total, RequestRecord.Builder b,
                                   Runnable onFirstToken) {
         Response response;
+        RequestThreads.endFirstSend(); // OkHttp's path is not paced: a turn would be held for the whole response
         try {
             if (b.sendNanos == UNSET) {
                 if (total > 0) {
