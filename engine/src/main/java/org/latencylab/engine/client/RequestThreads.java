@@ -120,7 +120,8 @@ public final class RequestThreads {
      * With permits, at most this many workers send at once; the others wait parked. Later waves need none: each
      * worker is woken by its own response, which takes a permit already. A worker's ready time (its turn's intended
      * start) is taken after the permit, so the wait is no dispatch lag: it is the loop's ramp, and no measured time
-     * starts before the send.
+     * starts before the send. Acts on the calling thread only (the permit is the thread's until a connection takes it
+     * over); calling it again while the thread holds one does nothing.
      *
      * @throws InterruptedException when the thread is interrupted while it waits (it then holds no permit)
      */
@@ -131,7 +132,10 @@ public final class RequestThreads {
         }
     }
 
-    /** Gives back the permit of {@link #awaitFirstSend} if the calling thread still holds it; idempotent. */
+    /**
+     * Gives back the permit of {@link #awaitFirstSend} if the calling thread still holds it (no connection took it
+     * over: a failed connect, a path that is not read ahead); idempotent, acts on the calling thread only.
+     */
     public static void endFirstSend() {
         if (FIRST_SEND.get()) {
             FIRST_SEND.set(Boolean.FALSE);
