@@ -65,6 +65,9 @@ final class LoadRun {
     private final int overloadInFlight;
     /** Set when the drain timeout ran out and the requests still in flight are being cancelled. */
     private volatile boolean drainCancelling;
+    /** Arrivals dropped at the {@code maxInFlight} and at the {@code maxRateRps} cap: written by the dispatcher, read after it ended. */
+    private long droppedAtInFlightCap;
+    private long droppedAtRateCap;
     /** Measured requests (the ones the step's statistics count) that the drain cancelled. */
     private final AtomicLong drainCancelledMeasured = new AtomicLong();
     /** Warmup and cooldown requests that the drain cancelled. */
@@ -182,6 +185,9 @@ final class LoadRun {
                     ctx.notice("load step '" + label + "': closed-loop workers did not end after being stopped");
                 }
             }
+            if (droppedAtInFlightCap + droppedAtRateCap > 0) {
+                ctx.notice("load step '" + label + "': " + capDropNotice());
+            }
             if (drainCancelling) {
                 // said once every request it cancelled has ended, so that it counts what the step's line counts
                 ctx.notice(drainNotice());
@@ -282,6 +288,23 @@ final class LoadRun {
             interruptAll();
             awaitIdle(10_000_000_000L);
         }
+    }
+
+    /**
+     * @return the notice of the arrivals dropped at the step's caps ({@code atCap: drop}), with the share of the
+     *         schedule they were: {@code 6,048 of 20,150 arrivals (30.0 %) were dropped at the maxInFlight cap (atCap:
+     *         drop)}
+     */
+    private String capDropNotice() {
+        long dropped = droppedAtInFlightCap + droppedAtRateCap;
+        long arrivals = claimed.get() + dropped;
+        String where = droppedAtInFlightCap > 0 && droppedAtRateCap > 0
+                ? String.format(java.util.Locale.ROOT, "the maxInFlight cap (%,d) and the maxRateRps cap (%,d)",
+                        droppedAtInFlightCap, droppedAtRateCap)
+                : droppedAtInFlightCap > 0 ? "the maxInFlight cap" : "the maxRateRps cap";
+        return String.format(java.util.Locale.ROOT, "%,d of %,d arrivals (%.1f %%) were dropped at %s (atCap: drop);"
+                + " the step's statistics count only the requests sent", dropped, arrivals, 100.0 * dropped / arrivals,
+                where);
     }
 
     /**
@@ -432,6 +455,7 @@ final class LoadRun {
                     if (!inFlightCap.tryAcquire()) {
                         rollDue();
                         meter.dropped();
+                        droppedAtInFlightCap++;
                         continue;
                     }
                 } else if (!acquireQueued()) {
@@ -453,6 +477,7 @@ final class LoadRun {
                 }
                 rollDue();
                 meter.dropped();
+                droppedAtRateCap++;
                 continue;
             }
             if (inFlightCap == null && overloaded()) {

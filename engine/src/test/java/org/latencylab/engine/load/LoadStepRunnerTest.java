@@ -169,6 +169,11 @@ class LoadStepRunnerTest {
         assertThat(d.totals().dropped()).isGreaterThan(50);
         assertThat(d.totals().sent() + d.totals().dropped()).isEqualTo(100);
         assertThat(d.totals().e2e().maxMs()).isLessThan(400.0);
+        // the drops are said once, with their count and share, not only counted
+        assertThat(ctx.notices).filteredOn(n -> n.contains("dropped at the maxInFlight cap")).containsExactly(
+                String.format(java.util.Locale.ROOT, "load step 'drop': %,d of 100 arrivals (%.1f %%) were dropped at"
+                        + " the maxInFlight cap (atCap: drop); the step's statistics count only the requests sent",
+                        d.totals().dropped(), (double) d.totals().dropped()));
 
         TestContext q = new TestContext(ctx.endpoint(), dir.resolve("q"), server::send);
         LoadSpec queue = drop.toBuilder().atCap(CapPolicy.QUEUE).build();
