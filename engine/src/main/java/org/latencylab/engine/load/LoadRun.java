@@ -484,14 +484,7 @@ final class LoadRun {
                 return;
             }
             long n = claimed.incrementAndGet();
-            InFlight f = newRequest(intended);
-            try {
-                openLauncher.execute(() -> runRequest(f));
-            } catch (RuntimeException e) {
-                // the launcher refused (e.g. shut down): the request still ends, as a failure, exactly once
-                f.start();
-                finish(f, failure(f.ticket, "request could not be started: " + e));
-            }
+            launch(newRequest(intended));
             if (n >= maxRequests) {
                 stop("requests");
                 return;
@@ -516,6 +509,16 @@ final class LoadRun {
             ctx.notice("load step '" + label + "': " + reason);
         }
         return true;
+    }
+
+    /** Runs a dispatched request on {@link #openLauncher}; a refusal still ends it, as a failure, exactly once. */
+    private void launch(InFlight f) {
+        try {
+            openLauncher.execute(() -> runRequest(f));
+        } catch (RuntimeException e) {
+            f.start();
+            finish(f, failure(f.ticket, "request could not be started: " + e));
+        }
     }
 
     private boolean acquireQueued() {
@@ -656,8 +659,10 @@ final class LoadRun {
      * Claims the earliest unclaimed arrival. When the duration has ended with arrivals never sent (the client fell
      * behind its schedule), those are counted as dropped, and the schedule ends.
      *
-     * @param onlyIf the intended start the caller parked for: claim only if that arrival is still the earliest
-     *               unclaimed one; {@link #NO_ARRIVAL} to claim whichever it is
+     * @param onlyIf the intended start the dispatcher parked for: claim only if that arrival is still the earliest
+     *               unclaimed one, and send it even if the duration ended while the dispatcher was being woken (it
+     *               reached the arrival before, as the dispatcher-only loop does when it starts to wait for one);
+     *               {@link #NO_ARRIVAL} to claim whichever it is
      * @return the claimed arrival's intended start ({@link System#nanoTime()}), or {@link #NO_ARRIVAL}
      */
     private long claimArrival(long onlyIf) {
@@ -666,7 +671,7 @@ final class LoadRun {
                     || onlyIf != NO_ARRIVAL && startNanos + nextOffset != onlyIf) {
                 return NO_ARRIVAL;
             }
-            if (System.nanoTime() >= endNanos) {
+            if (onlyIf == NO_ARRIVAL && System.nanoTime() >= endNanos) {
                 long late = 0;
                 do {
                     late++;
@@ -730,12 +735,7 @@ final class LoadRun {
             runRequest(f);
             return;
         }
-        try {
-            openLauncher.execute(() -> runRequest(f));
-        } catch (RuntimeException e) {
-            f.start();
-            finish(f, failure(f.ticket, "request could not be started: " + e));
-        }
+        launch(f);
     }
 
     /** A pooled request thread's task for the step: claims arrivals and sends them until none is left. */
@@ -757,6 +757,10 @@ final class LoadRun {
                     return;
                 }
                 due = startNanos + nextOffset;
+            }
+            if (System.nanoTime() >= endNanos) {
+                claimArrival(NO_ARRIVAL); // reached after the duration's end: counted as dropped, the step ends
+                return;
             }
             if (!sleepUntilDueOrStop(due)) {
                 return;

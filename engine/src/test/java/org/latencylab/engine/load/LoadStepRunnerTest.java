@@ -4,15 +4,11 @@ import org.latencylab.engine.api.Phase;
 
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Executor;
@@ -23,22 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 /** Load steps against a real HTTP server on loopback, sent with the JDK HTTP client. */
-class LoadStepRunnerTest {
-    @TempDir
-    Path dir;
-    LoopbackServer server;
-    TestContext ctx;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new LoopbackServer();
-        ctx = new TestContext(TestContext.endpoint(server.baseUrl()), dir, server::send);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+class LoadStepRunnerTest extends LoopbackLoadTest {
 
     static void assertAccounting(LoadResult r, TestContext ctx) {
         LoadTotals t = r.totals();

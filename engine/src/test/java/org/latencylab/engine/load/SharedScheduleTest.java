@@ -1,13 +1,9 @@
 package org.latencylab.engine.load;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.RequestRecord;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,22 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * next arrival and sends it itself; the dispatcher sends what nobody claimed in time). Against a real HTTP server on
  * loopback: every arrival of the schedule is sent exactly once, at its own intended start, whichever thread sends it.
  */
-class SharedScheduleTest {
-    @TempDir
-    Path dir;
-    LoopbackServer server;
-    TestContext ctx;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new LoopbackServer();
-        ctx = new TestContext(TestContext.endpoint(server.baseUrl()), dir, server::send);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+class SharedScheduleTest extends LoopbackLoadTest {
 
     private static List<Long> sortedIntended(TestContext ctx) {
         return ctx.records().stream().map(RequestRecord::intendedStartNanos).sorted().toList();
