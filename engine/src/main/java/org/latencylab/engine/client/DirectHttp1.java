@@ -173,10 +173,28 @@ final class DirectHttp1 implements AutoCloseable {
      * @throws IOException when this transport was closed
      */
     Exchange exchange(HttpUrl url) throws IOException {
+        return exchange(url, 0);
+    }
+
+    /**
+     * Starts an exchange, on a new connection while the pool holds fewer than {@code idleWanted} idle connections to
+     * the URL's host and port: for the small requests that open connections before a measurement
+     * ({@code LlmClient#warm}), each of which must leave one more connection in the pool until it holds as many as
+     * the measurement needs.
+     *
+     * @param url        the request URL ({@link #handles} true)
+     * @param idleWanted idle connections below which to connect anew; 0 for a pooled connection whenever one is idle
+     * @return the exchange; never null
+     * @throws IOException when this transport was closed
+     */
+    Exchange exchange(HttpUrl url, int idleWanted) throws IOException {
         if (closed) {
             throw new IOException("client closed");
         }
         String key = key(url);
+        if (idleWanted > 0 && idleCount(url) < idleWanted) {
+            return new Exchange(url, key, null);
+        }
         ConcurrentLinkedDeque<Conn> q = idle.get(key);
         Conn conn = null;
         long now = System.nanoTime();

@@ -267,7 +267,7 @@ public final class ClosedLoop {
                     return;
                 }
                 if (o.warmEachWorker() && !stopping()) {
-                    ctx.warmConnection(o.stream());
+                    ctx.warmConnection(o.stream(), o.workers());
                 }
                 ready.countDown();
                 counted = true;

@@ -295,8 +295,8 @@ final class JitWarmUp {
         }
 
         @Override
-        public void warmConnection(boolean stream) {
-            client.warmConnection(endpoint, stream);
+        public void warmConnection(boolean stream, int connections) {
+            client.warmConnection(endpoint, stream, connections);
         }
 
         @Override

@@ -543,13 +543,13 @@ public final class RunEngine {
         }
 
         @Override
-        public void warmConnection(boolean stream) {
+        public void warmConnection(boolean stream, int connections) {
             if (spec.client().coldConnections()) {
                 return;
             }
             RequestRecord r;
             try {
-                r = client.warm(endpoint, stream);
+                r = client.warm(endpoint, stream, connections);
             } catch (RuntimeException e) {
                 return; // the measured requests will meet and record the same problem
             }

@@ -62,9 +62,12 @@ public interface StepContext {
      * Opens one connection for the calling thread (unless the run asked for cold connections) with one small
      * unrecorded request, for a closed-loop worker that will send its measured requests from this thread.
      *
-     * @param stream whether its requests stream
+     * @param stream      whether its requests stream
+     * @param connections the connections the loop keeps in flight at most (its workers), >= 1: the request connects
+     *                    anew while fewer are idle in the pool, so that after all workers warmed at least that many
+     *                    are ({@code LlmClient#warm(Endpoint, boolean, int)})
      */
-    default void warmConnection(boolean stream) {
+    default void warmConnection(boolean stream, int connections) {
     }
 
     /**

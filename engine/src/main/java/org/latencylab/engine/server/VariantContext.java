@@ -129,9 +129,9 @@ final class VariantContext implements StepContext {
     }
 
     @Override
-    public void warmConnection(boolean stream) {
+    public void warmConnection(boolean stream, int connections) {
         if (!run.clientOptions().coldConnections()) {
-            client.warmConnection(endpoint, stream);
+            client.warmConnection(endpoint, stream, connections);
         }
     }
 

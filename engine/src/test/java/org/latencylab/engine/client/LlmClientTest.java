@@ -232,6 +232,30 @@ class LlmClientTest {
     }
 
     @Test
+    void warmRequestsOpenNewConnectionsUntilThePoolHoldsAsManyAsTheLoopNeeds() throws Exception {
+        // a closed loop's workers warm one after another when the server answers fast: each must leave one more idle
+        // connection, or measured requests connect in the loop's first waves (a third of a 256-way probe's did)
+        for (int i = 0; i < 5; i++) {
+            mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                    .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
+        }
+        LlmClient c = client();
+        Endpoint e = mockEndpoint();
+        List<Integer> connections = new ArrayList<>();
+        for (int i = 0; i < 4; i++) { // three workers, then a fourth warm-up for a loop of three (a later step)
+            RequestRecord w = c.warm(e, true, 3);
+            assertThat(w.outcome()).as(String.valueOf(w.errorMessage())).isEqualTo(Outcome.SUCCESS);
+            connections.add(mock.takeRequest(5, TimeUnit.SECONDS).getConnectionIndex());
+        }
+        assertThat(connections.subList(0, 3)).as("server connections of the three warm-ups").doesNotHaveDuplicates();
+        assertThat(connections.get(3)).as("the fourth takes an idle one").isIn(connections.subList(0, 3));
+        // a measured request then finds an idle connection: no connect inside its time
+        RequestRecord m = c.execute(e, GenerationRequest.streaming("p", 10), ticket());
+        assertThat(m.outcome()).isEqualTo(Outcome.SUCCESS);
+        assertThat(m.connectStartNanos()).isEqualTo(RequestRecord.UNSET);
+    }
+
+    @Test
     void preparedRequestsAreSentAsBuiltWithNoBuildingAtSendTime() throws Exception {
         for (int i = 0; i < 4; i++) {
             mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")

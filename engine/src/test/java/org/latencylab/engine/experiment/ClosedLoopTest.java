@@ -46,7 +46,7 @@ class ClosedLoopTest {
         }
 
         @Override
-        public void warmConnection(boolean stream) {
+        public void warmConnection(boolean stream, int connections) {
             warmedAt.put(Thread.currentThread(), System.nanoTime());
             try {
                 Thread.sleep(30); // one small request's latency
