@@ -7,12 +7,16 @@ import java.util.Map;
 
 /**
  * Runs a {@link ProbeSpec}: optional unrecorded warmup, then {@code requests} requests in a closed loop at the
- * spec's concurrency. The step's statistics are computed by the {@link RunEngine} from the recorded requests.
+ * spec's concurrency (at most {@code requests} in flight: a larger concurrency is said once as a notice). The step's statistics are computed by the {@link RunEngine} from the recorded requests.
  * Stateless and thread-safe.
  */
 public final class ProbeRunner implements StepRunner<ProbeSpec> {
     @Override
     public StepResult run(ProbeSpec spec, String label, StepContext ctx) throws InterruptedException {
+        if (spec.concurrency() > spec.requests()) {
+            ctx.notice("probe '" + label + "': concurrency " + spec.concurrency() + " is more than its "
+                    + spec.requests() + " requests: at most " + spec.requests() + " were in flight at once");
+        }
         if (spec.warmup() > 0) {
             ClosedLoop.requests(spec.warmup(), spec.concurrency(), label + "-warmup", spec.promptTokens(),
                     i -> request(spec, ctx), false, ctx);
@@ -33,7 +37,7 @@ public final class ProbeRunner implements StepRunner<ProbeSpec> {
      * @param label        step label
      * @param type         {@code "probe"}
      * @param requests     requests planned
-     * @param concurrency  concurrency used
+     * @param concurrency  concurrency asked for (more than {@code requests} keeps only {@code requests} in flight)
      * @param promptTokens prompt length in tokens
      */
     public record ProbeResult(String label, String type, int requests, int concurrency, int promptTokens)

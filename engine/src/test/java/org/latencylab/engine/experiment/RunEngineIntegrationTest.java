@@ -183,6 +183,18 @@ class RunEngineIntegrationTest {
     }
 
     @Test
+    void aProbeWithMoreConcurrencyThanRequestsSaysHowManyWereInFlight(@TempDir Path dir) throws Exception {
+        RunSpec spec = new RunSpec("few", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
+                List.of(new ProbeSpec(5, 16, 64, 4, true, true, 0)), null, null, 3);
+        List<String> notices = new CopyOnWriteArrayList<>();
+        RunResult r = StepCatalog.engine().start(spec, dir.resolve("run"), noticesTo(notices)).await(Duration.ofSeconds(60));
+        assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
+        assertThat(RequestLog.read(dir.resolve("run/requests.jsonl"))).hasSize(5);
+        assertThat(notices).containsExactly(
+                "probe 'probe': concurrency 16 is more than its 5 requests: at most 5 were in flight at once");
+    }
+
+    @Test
     void aSweepOfTwoLengthsSaysWhyThereIsNoFit(@TempDir Path dir) throws Exception {
         SweepSpec sweep = new SweepSpec(List.of(128, 512), 2, 2, 2, true, false, List.of(), 0);
         RunSpec spec = new RunSpec("two", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
