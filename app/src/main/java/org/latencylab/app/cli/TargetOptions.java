@@ -48,7 +48,9 @@ final class TargetOptions {
     int retries;
 
     @Option(names = "--cold-connections",
-            description = "measured requests open their own connections (connect/TLS time inside TTFT and E2E); "
+            description = "no connections are opened for the measurement: a worker's first measured request opens "
+                    + "its connection (connect/TLS time inside its TTFT and E2E) and its later ones reuse it, as does "
+                    + "one that finds a connection a probe's unrecorded warm-up request left; "
                     + "by default as many connections as requests in flight are opened before measuring, each with "
                     + "one unrecorded 1-token generation request (billed like any request on a paid API)")
     boolean coldConnections;

@@ -119,7 +119,7 @@ class TrustAndRunDirectoryCommandsTest {
         String[] cells = row.trim().split("\\s+");
         assertThat(Long.parseLong(cells[1])).as("requests").isPositive();
         assertThat(Long.parseLong(cells[2])).as("events, 8 per request").isEqualTo(8 * Long.parseLong(cells[1]));
-        assertThat(r.out()).containsPattern("the client's error P99 (stays within|exceeds) 1 ms");
+        assertThat(r.out()).containsPattern("the client's event-stamp error P99 (stays within|exceeds) 1 ms");
         assertThat(r.out()).doesNotContain("arrived before their server stamp");
         assertThat(Files.exists(dir.resolve("cal/calibrate-C=2/requests.jsonl"))).isTrue();
     }

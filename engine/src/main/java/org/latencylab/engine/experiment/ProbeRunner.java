@@ -15,7 +15,7 @@ public final class ProbeRunner implements StepRunner<ProbeSpec> {
     public StepResult run(ProbeSpec spec, String label, StepContext ctx) throws InterruptedException {
         if (spec.concurrency() > spec.requests()) {
             ctx.notice("probe '" + label + "': concurrency " + spec.concurrency() + " is more than its "
-                    + spec.requests() + " requests: at most " + spec.requests() + " were in flight at once");
+                    + spec.requests() + " requests: it keeps at most " + spec.requests() + " in flight");
         }
         if (spec.warmup() > 0) {
             ClosedLoop.requests(spec.warmup(), spec.concurrency(), label + "-warmup", spec.promptTokens(),

@@ -191,7 +191,7 @@ class RunEngineIntegrationTest {
         assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
         assertThat(RequestLog.read(dir.resolve("run/requests.jsonl"))).hasSize(5);
         assertThat(notices).containsExactly(
-                "probe 'probe': concurrency 16 is more than its 5 requests: at most 5 were in flight at once");
+                "probe 'probe': concurrency 16 is more than its 5 requests: it keeps at most 5 in flight");
     }
 
     @Test
