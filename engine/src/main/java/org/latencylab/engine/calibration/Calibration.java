@@ -182,16 +182,18 @@ public final class Calibration {
             for (Level l : levels) {
                 if (!l.withinLimit()) {
                     return last == null
-                            ? String.format(Locale.ROOT, "the client's event-stamp error P99 exceeds %.0f ms %s %s (%.2f ms)",
+                            ? String.format(Locale.ROOT,
+                            "the client's event-stamp error P99 exceeds %.0f ms %s %s (%.2f ms)",
                             ERROR_LIMIT_MS, levels.size() == 1 ? "at" : "already at", l.load().label(),
                             l.errorP99Ms())
-                            : String.format(Locale.ROOT, "the client's event-stamp error P99 exceeds %.0f ms above %s (at %s: %.2f ms)",
+                            : String.format(Locale.ROOT,
+                            "the client's event-stamp error P99 exceeds %.0f ms above %s (at %s: %.2f ms)",
                             ERROR_LIMIT_MS, last.load().label(), l.load().label(), l.errorP99Ms());
                 }
                 last = l;
             }
-            return String.format(Locale.ROOT, "the client's event-stamp error P99 stays within %.0f ms up to %s, the highest load"
-                    + " tried", ERROR_LIMIT_MS, last.load().label());
+            return String.format(Locale.ROOT, "the client's event-stamp error P99 stays within %.0f ms up to %s, the"
+                    + " highest load tried", ERROR_LIMIT_MS, last.load().label());
         }
     }
 

@@ -303,9 +303,9 @@ public final class LlmClient implements AutoCloseable {
      * two-word prompt, one output token, streaming as the measurement will), waits until all ended and leaves their
      * connections idle in the pool. On the direct HTTP/1.1 path each of them connects anew, so the pool grows by
      * {@code count} connections; through OkHttp (TLS, a proxy) one that ended first may hand its connection to one
-     * that starts later (HTTP/2 multiplexes them anyway). Their results are dropped. Skipped when the pool already holds {@code count}
-     * idle connections. The requests run on {@link RequestThreads#startPooled}, so that many pooled threads are left idle for the
-     * measurement. Blocks for about one request's latency.
+     * that starts later (HTTP/2 multiplexes them anyway). Their results are dropped. Skipped when the pool already
+     * holds {@code count} idle connections. The requests run on {@link RequestThreads#startPooled}, so that many
+     * pooled threads are left idle for the measurement. Blocks for about one request's latency.
      *
      * @param endpoint where the measurement will send
      * @param count    connections wanted (the concurrency the measurement keeps in flight); capped at 4,096
@@ -391,8 +391,8 @@ public final class LlmClient implements AutoCloseable {
      * anew while the pool holds fewer than {@code connections} idle connections to the endpoint, and else takes one
      * of them: a closed loop's workers warm at once and one after another, and a worker that took the connection
      * another one had just given back would leave the pool with fewer connections than workers, so measured requests
-     * would connect (in a 256-way probe of the built-in simulator, 198 of its first 512 requests did). With the rule,
-     * once all workers warmed at least {@code connections} are idle, and a later step of the same size adds none.
+     * would connect (in {@code probe -n 1024 -c 256} of the built-in simulator, 111 of its requests did). With the
+     * rule, once all workers warmed at least {@code connections} are idle, and a later step of the same size adds none.
      * Through OkHttp (TLS, a proxy) the pool decides.
      *
      * @param endpoint    where the measurement will send

@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * Runs a {@link ProbeSpec}: optional unrecorded warmup, then {@code requests} requests in a closed loop at the
- * spec's concurrency (at most {@code requests} in flight: a larger concurrency is said once as a notice). The step's statistics are computed by the {@link RunEngine} from the recorded requests.
+ * spec's concurrency (at most {@code requests} in flight: a larger concurrency is said once as a notice). The step's
+ * statistics are computed by the {@link RunEngine} from the recorded requests.
  * Stateless and thread-safe.
  */
 public final class ProbeRunner implements StepRunner<ProbeSpec> {

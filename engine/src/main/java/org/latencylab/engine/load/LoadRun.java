@@ -65,7 +65,10 @@ final class LoadRun {
     private final int overloadInFlight;
     /** Set when the drain timeout ran out and the requests still in flight are being cancelled. */
     private volatile boolean drainCancelling;
-    /** Arrivals dropped at the {@code maxInFlight} and at the {@code maxRateRps} cap: written by the dispatcher, read after it ended. */
+    /**
+     * Arrivals dropped at the {@code maxInFlight} and at the {@code maxRateRps} cap: written by the dispatcher, read
+     * after it ended.
+     */
     private long droppedAtInFlightCap;
     private long droppedAtRateCap;
     /** Measured requests (the ones the step's statistics count) that the drain cancelled. */

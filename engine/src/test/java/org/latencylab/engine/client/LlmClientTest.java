@@ -96,6 +96,14 @@ class LlmClientTest {
     private static final String FINISH = "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n";
     private static final String DONE = "data: [DONE]\n\n";
 
+    /** Queues {@code n} short successful SSE responses (one content chunk, finish, done) on the mock server. */
+    private void enqueueOkStreams(int n) {
+        for (int i = 0; i < n; i++) {
+            mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
+                    .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
+        }
+    }
+
     private static double ms(long nanos) {
         return nanos / 1e6;
     }
@@ -235,10 +243,7 @@ class LlmClientTest {
     void warmRequestsOpenNewConnectionsUntilThePoolHoldsAsManyAsTheLoopNeeds() throws Exception {
         // a closed loop's workers warm one after another when the server answers fast: each must leave one more idle
         // connection, or measured requests connect in the loop's first waves (a third of a 256-way probe's did)
-        for (int i = 0; i < 5; i++) {
-            mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
-                    .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
-        }
+        enqueueOkStreams(5);
         LlmClient c = client();
         Endpoint e = mockEndpoint();
         List<Integer> connections = new ArrayList<>();
@@ -257,10 +262,7 @@ class LlmClientTest {
 
     @Test
     void preparedRequestsAreSentAsBuiltWithNoBuildingAtSendTime() throws Exception {
-        for (int i = 0; i < 4; i++) {
-            mock.enqueue(new MockResponse.Builder().code(200).setHeader("Content-Type", "text/event-stream")
-                    .body(chunk("{\"content\":\"ok\"}") + FINISH + DONE).build());
-        }
+        enqueueOkStreams(4);
         LlmClient c = client();
         Endpoint e = mockEndpoint();
         // two equal warm prompts (distinct objects) and one other, as a closed loop prepares them
