@@ -54,6 +54,10 @@ import java.util.Objects;
  *                             for OpenAI-compatible streams the first chunk with a {@code choices} entry, a
  *                             role-only chunk included (the event vLLM's benchmark starts its TTFT clock on; see
  *                             {@code org.latencylab.engine.lens}); UNSET for protocols that do not stamp it
+ * @param capWaitNanos         how long the request waited at its load step's own caps ({@code maxInFlight},
+ *                             {@code maxRateRps} with {@code atCap: queue}) before it could be sent, ns, >= 0 (0: it
+ *                             did not wait); part of the dispatch lag, but a wait the user's configuration asked for,
+ *                             not the client falling behind ({@link #clientDispatchLagNanos})
  */
 public record RequestRecord(
         long id, String label, Protocol protocol, int contextTokens, boolean stream,
@@ -65,7 +69,7 @@ public record RequestRecord(
         int attempts, int rateLimitedAttempts, int httpStatus,
         Outcome outcome, ErrorKind errorKind, String errorMessage,
         String outputText, String reasoningText, Map<String, Double> serverTimingsMs, String step, Phase phase,
-        boolean streamHonoured, long firstChunkNanos) {
+        boolean streamHonoured, long firstChunkNanos, long capWaitNanos) {
 
     /** Marks a timestamp that did not happen. */
     public static final long UNSET = Long.MIN_VALUE;
@@ -81,6 +85,7 @@ public record RequestRecord(
         serverTimingsMs = serverTimingsMs == null ? Map.of() : Map.copyOf(serverTimingsMs);
         step = step == null ? "" : step;
         phase = phase == null ? Phase.MEASURED : phase;
+        capWaitNanos = Math.max(0, capWaitNanos);
         if (outcome == Outcome.ERROR && errorKind == null) {
             throw new IllegalArgumentException("request " + id + ": an ERROR outcome needs an errorKind");
         }
@@ -141,6 +146,19 @@ public record RequestRecord(
     /** @return client dispatch lag (actual send − intended start), ns, or -1 */
     public long dispatchLagNanos() {
         return span(intendedStartNanos, sendNanos);
+    }
+
+    /**
+     * The client's own dispatch lag: {@link #dispatchLagNanos} less the wait at the load step's caps
+     * ({@link #capWaitNanos}), which the user's {@code maxInFlight} or {@code maxRateRps} asked for. This is what the
+     * trust check judges: queueing at a cap is the configured system falling behind the schedule (it stays in the
+     * latencies from the intended start), not the client's scheduling.
+     *
+     * @return ns, >= 0, or -1 when the request has no dispatch lag
+     */
+    public long clientDispatchLagNanos() {
+        long lag = dispatchLagNanos();
+        return lag < 0 ? -1 : Math.max(0, lag - capWaitNanos);
     }
 
     /** @return TCP connect time (0 when a pooled connection was reused), ns */
@@ -221,6 +239,7 @@ public record RequestRecord(
         b.step = step; b.phase = phase;
         b.streamHonoured = streamHonoured;
         b.firstChunkNanos = firstChunkNanos;
+        b.capWaitNanos = capWaitNanos;
         return b;
     }
 
@@ -262,6 +281,8 @@ public record RequestRecord(
         public Phase phase = Phase.MEASURED;
         public boolean streamHonoured = true;
         public long firstChunkNanos = UNSET;
+        /** Wait at the load step's caps, ns ({@link RequestRecord#capWaitNanos}); 0 when none. */
+        public long capWaitNanos;
 
         private Builder() {
         }
@@ -281,7 +302,7 @@ public record RequestRecord(
                     requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
                     endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
                     httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs,
-                    step, phase, streamHonoured, firstChunkNanos);
+                    step, phase, streamHonoured, firstChunkNanos, capWaitNanos);
         }
     }
 }

@@ -450,6 +450,7 @@ public final class LlmClient implements AutoCloseable {
         b.contextTokens = ticket.contextTokens();
         b.stream = request.stream();
         b.intendedStartNanos = ticket.intendedStartNanos();
+        b.capWaitNanos = ticket.capWaitNanos();
         String key = endpoint.apiKeyEnv() == null ? null : env.apply(endpoint.apiKeyEnv());
         try {
             if (endpoint.protocol() == Protocol.KSERVE_GRPC) {

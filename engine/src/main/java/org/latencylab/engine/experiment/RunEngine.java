@@ -157,6 +157,16 @@ public final class RunEngine {
         private volatile TrustMonitor trust;
         private final LongAdder measuredCount = new LongAdder();
         private final LongAdder lagged = new LongAdder();
+        /** Measured requests that waited at their load step's caps ({@link RequestRecord#capWaitNanos} > 0). */
+        private final LongAdder capWaited = new LongAdder();
+        /**
+         * The client's own dispatch lag of measured requests ({@link RequestRecord#clientDispatchLagNanos}), ns, since
+         * the last interval taken: the trust check's lag where requests waited at a step's caps (there the dispatch
+         * lag is mostly the configured queue, not the client). Wait-free for the request threads.
+         */
+        private final org.HdrHistogram.Recorder clientLag = new org.HdrHistogram.Recorder(3);
+        /** Every interval of {@link #clientLag} taken so far; used by the run's thread only. */
+        private final org.HdrHistogram.Histogram clientLagRun = new org.HdrHistogram.Histogram(3);
         private final Instant startedAt = Instant.now();
         private final AtomicLong ids = new AtomicLong();
         private final AtomicInteger inFlight = new AtomicInteger();
@@ -283,6 +293,7 @@ public final class RunEngine {
                     model.startStep(label, e);
                     safe(() -> listener.onStepStarted(label));
                     StepCounts before = counts();
+                    clientLagRun.add(clientLag.getIntervalHistogram()); // the step's interval starts here
                     trust.stepStart();
                     int firstNotice = notices.size(); // the notices from here to the step's end are the step's
                     StepResult result = null;
@@ -349,12 +360,21 @@ public final class RunEngine {
         }
 
         /** The run's request counters at a moment (a step's start), to judge the step on its own requests. */
-        private record StepCounts(long lines, long measured, long lagged, long succeeded) {
+        private record StepCounts(long lines, long measured, long lagged, long succeeded, long capWaited) {
         }
 
         /** @return the counters now; call with every ended request applied (the results thread drained) */
         private StepCounts counts() {
-            return new StepCounts(log == null ? 0 : log.lines(), measuredCount.sum(), lagged.sum(), succeeded.sum());
+            return new StepCounts(log == null ? 0 : log.lines(), measuredCount.sum(), lagged.sum(), succeeded.sum(),
+                    capWaited.sum());
+        }
+
+        /**
+         * @return P99 of the client's own dispatch lag in {@code h}, ms ({@link RequestRecord#clientDispatchLagNanos}),
+         *         or NaN when it holds none
+         */
+        private static double p99Millis(org.HdrHistogram.Histogram h) {
+            return h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(99) / 1e6;
         }
 
         /**
@@ -363,23 +383,29 @@ public final class RunEngine {
          */
         private TrustCheck judgeStep(RunResult.StepOutcome o, StepCounts before) {
             StepCounts now = counts();
-            double lagP99 = lagP99Millis(o.stats());
+            org.HdrHistogram.Histogram own = clientLag.getIntervalHistogram();
+            clientLagRun.add(own);
+            // where requests waited at the step's caps, judge the client's own part of the dispatch lag only
+            boolean capsLeftOut = now.capWaited() > before.capWaited();
+            double lagP99 = capsLeftOut ? p99Millis(own) : lagP99Millis(o.stats());
             long n = now.measured() - before.measured();
             long late = now.lagged() - before.lagged();
             return trust.stepEnd(now.lines() - before.lines(), now.succeeded() - before.succeeded(), lagP99,
-                    n == 0 ? Double.NaN : (double) late / n, late);
+                    n == 0 ? Double.NaN : (double) late / n, late, capsLeftOut);
         }
 
         /** Stops the hiccup meter and judges the client with the run's dispatch lag and CPU ({@link TrustCheck}). */
         private TrustCheck judgeTrust(org.latencylab.engine.stats.StatsReport overall) {
-            double lagP99 = lagP99Millis(overall);
+            clientLagRun.add(clientLag.getIntervalHistogram());
+            boolean capsLeftOut = capWaited.sum() > 0;
+            double lagP99 = capsLeftOut ? p99Millis(clientLagRun) : lagP99Millis(overall);
             long n = measuredCount.sum();
             long late = lagged.sum();
             if (trust == null) { // the run failed before its first step
                 trust = TrustMonitor.start();
             }
             return trust.finish(log == null ? 0 : log.lines(), succeeded.sum(), lagP99,
-                    n == 0 ? Double.NaN : (double) late / n, late);
+                    n == 0 ? Double.NaN : (double) late / n, late, capsLeftOut);
         }
 
         @SuppressWarnings("unchecked")
@@ -586,8 +612,15 @@ public final class RunEngine {
             }
             if (r0.phase() == org.latencylab.engine.api.Phase.MEASURED) {
                 measuredCount.increment();
-                if (r0.dispatchLagNanos() > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS * 1e6) {
+                long ownLag = r0.clientDispatchLagNanos();
+                if (ownLag > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS * 1e6) {
                     lagged.increment();
+                }
+                if (ownLag >= 0) {
+                    clientLag.recordValue(ownLag);
+                }
+                if (r0.capWaitNanos() > 0) {
+                    capWaited.increment();
                 }
             }
             record = r0;

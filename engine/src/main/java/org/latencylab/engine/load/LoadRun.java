@@ -426,6 +426,9 @@ final class LoadRun {
         ArrivalSchedule schedule = new ArrivalSchedule(profile, spec.arrival(),
                 spec.shape() == null ? 1 : spec.shape(), spec.seed());
         long waitedOut = 0; // arrivals dropped because the duration ended while they waited at the in-flight cap
+        // true from an arrival that had to wait at a cap until the dispatcher is early for one again: the arrivals
+        // between were reached late because of the caps' queue, and their whole delay to the cap is the cap's
+        boolean capBacklog = false;
         while (stopReason == null) {
             long offset = schedule.next();
             if (offset == Long.MAX_VALUE || offset >= endNanos - startNanos) {
@@ -450,9 +453,14 @@ final class LoadRun {
                 stop("duration");
                 return;
             }
+            if (System.nanoTime() < intended) {
+                capBacklog = false; // early for this one: no queue at the caps holds the schedule back
+            }
             if (!sleepUntil(intended)) {
                 return;
             }
+            rateCapWaited = false;
+            boolean capWaited = false;
             if (inFlightCap != null) {
                 if (spec.atCap() == CapPolicy.DROP) {
                     if (!inFlightCap.tryAcquire()) {
@@ -461,14 +469,17 @@ final class LoadRun {
                         droppedAtInFlightCap++;
                         continue;
                     }
-                } else if (!acquireQueued()) {
-                    if (stopReason != null) {
-                        return;
+                } else if (!inFlightCap.tryAcquire()) {
+                    capWaited = true;
+                    if (!acquireQueued()) {
+                        if (stopReason != null) {
+                            return;
+                        }
+                        rollDue();
+                        meter.dropped(); // still waiting at the cap when the duration ended
+                        waitedOut++;
+                        continue;
                     }
-                    rollDue();
-                    meter.dropped(); // still waiting at the cap when the duration ended
-                    waitedOut++;
-                    continue;
                 }
             }
             if (rateCapGapNanos > 0 && !passRateCap(spec.atCap() == CapPolicy.DROP)) {
@@ -487,7 +498,8 @@ final class LoadRun {
                 return;
             }
             long n = claimed.incrementAndGet();
-            launch(newRequest(intended));
+            capBacklog |= capWaited || rateCapWaited;
+            launch(newRequest(intended, capBacklog ? System.nanoTime() - intended : 0));
             if (n >= maxRequests) {
                 stop("requests");
                 return;
@@ -539,6 +551,9 @@ final class LoadRun {
         }
     }
 
+    /** Whether the latest {@link #passRateCap} had to wait for its slot; the dispatcher thread's only. */
+    private boolean rateCapWaited;
+
     /** @return true when the request may go now (after waiting, for QUEUE); false when dropped or stopped */
     private boolean passRateCap(boolean drop) {
         long now = System.nanoTime();
@@ -550,6 +565,7 @@ final class LoadRun {
             return true;
         }
         long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, now) + rateCapGapNanos);
+        rateCapWaited = prev > now;
         return sleepUntil(Math.max(prev, now));
     }
 
@@ -732,7 +748,7 @@ final class LoadRun {
             giveUp();
             return;
         }
-        InFlight f = newRequest(intended);
+        InFlight f = newRequest(intended, 0);
         settle();
         if (!handOff) {
             runRequest(f);
@@ -812,7 +828,9 @@ final class LoadRun {
         if (n == maxRequests) {
             stop("requests");
         }
+        long capWait = 0;
         if (rateCapGapNanos > 0) {
+            long atCap = System.nanoTime();
             long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, System.nanoTime()) + rateCapGapNanos);
             long slot = Math.max(prev, ready);
             while (System.nanoTime() < slot && stopReason == null) {
@@ -821,18 +839,25 @@ final class LoadRun {
             if (System.nanoTime() < slot) {
                 return false;
             }
+            if (slot > atCap) { // it waited for its slot: from its ready time on, that wait is the cap's
+                capWait = System.nanoTime() - ready;
+            }
         }
-        runRequest(newRequest(ready));
+        runRequest(newRequest(ready, capWait));
         return true;
     }
 
     // ---- one request ----------------------------------------------------------------------------------------
 
-    private InFlight newRequest(long intendedNanos) {
+    /**
+     * @param intendedNanos the arrival's intended start, {@link System#nanoTime()}
+     * @param capWaitNanos  how long it waited at the step's caps after its intended start, ns (0: no caps)
+     */
+    private InFlight newRequest(long intendedNanos, long capWaitNanos) {
         Phase phase = intendedNanos < warmupEndNanos ? Phase.WARMUP
                 : intendedNanos >= cooldownStartNanos ? Phase.COOLDOWN : Phase.MEASURED;
         RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label, spec.contextTokens(), intendedNanos,
-                phase);
+                phase, capWaitNanos);
         InFlight f = new InFlight(ticket, phase == Phase.MEASURED);
         active.incrementAndGet();
         running.add(f);
@@ -940,6 +965,7 @@ final class LoadRun {
         b.contextTokens = t.contextTokens();
         b.stream = spec.stream();
         b.intendedStartNanos = t.intendedStartNanos();
+        b.capWaitNanos = t.capWaitNanos();
         b.phase = t.phase();
         return b;
     }

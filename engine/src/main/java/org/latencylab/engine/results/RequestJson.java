@@ -27,8 +27,9 @@ import java.util.Map;
  * protocol, context_tokens, stream, outcome, error_kind, error_message, http_status, attempts,
  * rate_limited_attempts, input_tokens, output_tokens, output_token_source, output_chars, reasoning_chars}
  * ({@code *_chars} in UTF-16 code units, {@link String#length()}); metrics in milliseconds: {@code ttfb_ms, first_byte_ms, ttft_ms, first_content_ms, e2e_ms, tpot_ms,
- * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms} (connect only when a new connection
- * was opened and completed); {@code server_timings_ms} (what the server said
+ * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms, cap_wait_ms} (connect only when a new
+ * connection was opened and completed; {@code cap_wait_ms}, the part of the dispatch lag spent waiting at the load
+ * step's {@code maxInFlight} or {@code maxRateRps} cap, only when it waited there); {@code server_timings_ms} (what the server said
  * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body; {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
  * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_chunk, first_token,
  * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?, answer_chars?], ...]} relative to the run
@@ -92,6 +93,9 @@ public final class RequestJson {
         ms(g, "e2e_from_intended_ms", r.e2eFromIntendedNanos());
         ms(g, "connect_ms", r.connectStartNanos() == RequestRecord.UNSET || r.connectEndNanos() == RequestRecord.UNSET
                 ? -1 : r.connectNanos());
+        if (r.capWaitNanos() > 0) {
+            ms(g, "cap_wait_ms", r.capWaitNanos());
+        }
         if (!r.streamHonoured()) {
             g.writeBooleanField("stream_honoured", false);
         }
@@ -243,6 +247,7 @@ public final class RequestJson {
                 b.serverTimingsMs = m;
             }
             b.streamHonoured = o.path("stream_honoured").asBoolean(true);
+            b.capWaitNanos = Math.round(o.path("cap_wait_ms").asDouble(0) * 1e6);
             return b.build();
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad request line (id " + o.path("id").asText("?") + "): "

@@ -107,17 +107,33 @@ public final class TrustMonitor {
      */
     public synchronized TrustCheck stepEnd(long requests, long succeeded, double dispatchLagP99Ms,
                                            double dispatchLagShareOverLimit, long laggedRequests) {
+        return stepEnd(requests, succeeded, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, false);
+    }
+
+    /**
+     * Same as {@link #stepEnd(long, long, double, double, long)}, for a dispatch lag that may leave out waits at the
+     * step's caps.
+     *
+     * @param capWaitsLeftOut true when the dispatch-lag figures are the client's own part only: requests waited at
+     *                        the step's {@code maxInFlight} or {@code maxRateRps} cap, and that wait is not counted
+     *                        ({@link org.latencylab.engine.api.RequestRecord#clientDispatchLagNanos}); the message
+     *                        says so
+     * @return the step's verdict
+     */
+    public synchronized TrustCheck stepEnd(long requests, long succeeded, double dispatchLagP99Ms,
+                                           double dispatchLagShareOverLimit, long laggedRequests,
+                                           boolean capWaitsLeftOut) {
         End end = stepStopped != null ? stepStopped : End.now(meter.mark());
         stepStopped = end;
         return judgeSince(end, stepStartNanos, stepStartCpuNanos, stepStartWaits, requests, succeeded,
-                dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests);
+                dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, capWaitsLeftOut);
     }
 
     /** Judges hiccups {@code h} with the process CPU, run-queue wait and wall time since the given moment. */
     private static TrustCheck judgeSince(End end, long sinceNanos, long sinceCpuNanos,
                                          SchedulerWaits.Snapshot sinceWaits, long requests, long succeeded,
                                          double dispatchLagP99Ms, double dispatchLagShareOverLimit,
-                                         long laggedRequests) {
+                                         long laggedRequests, boolean capWaitsLeftOut) {
         Histogram h = end.hiccups();
         SchedulerWaits.Snapshot waits = end.waits();
         long wall = end.nanos() - sinceNanos;
@@ -127,7 +143,7 @@ public final class TrustMonitor {
         double load = Double.isNaN(cpu) || wall <= 0 ? Double.NaN : Math.min(1.0, cpu / ((double) wall * cores));
         double perRequest = Double.isNaN(cpu) || requests <= 0 ? Double.NaN : cpu / requests / 1e6;
         return judge(h, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, perRequest, load, succeeded > 0,
-                waits.waitPerSliceMsSince(sinceWaits), waits.slicesSince(sinceWaits));
+                waits.waitPerSliceMsSince(sinceWaits), waits.slicesSince(sinceWaits), capWaitsLeftOut);
     }
 
     /** @return a monitor that is already measuring */
@@ -163,8 +179,22 @@ public final class TrustMonitor {
      */
     public TrustCheck finish(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
                              long laggedRequests) {
+        return finish(requests, succeeded, dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, false);
+    }
+
+    /**
+     * Same as {@link #finish(long, long, double, double, long)}, for a dispatch lag that may leave out waits at the
+     * load steps' caps.
+     *
+     * @param capWaitsLeftOut true when the dispatch-lag figures are the client's own part only (requests waited at a
+     *                        step's {@code maxInFlight} or {@code maxRateRps} cap, and that wait is not counted); the
+     *                        message says so
+     * @return the verdict
+     */
+    public TrustCheck finish(long requests, long succeeded, double dispatchLagP99Ms, double dispatchLagShareOverLimit,
+                             long laggedRequests, boolean capWaitsLeftOut) {
         return judgeSince(End.now(meter.stop()), startNanos, startCpuNanos, startWaits, requests, succeeded,
-                dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests);
+                dispatchLagP99Ms, dispatchLagShareOverLimit, laggedRequests, capWaitsLeftOut);
     }
 
     /**
@@ -225,6 +255,22 @@ public final class TrustMonitor {
     static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
                             double cpuPerRequestMs, double cpuLoad, boolean latencies, double runQueueWaitMs,
                             long runQueueSlices) {
+        return judge(hiccups, dispatchLagP99Ms, lagShareOverLimit, laggedRequests, cpuPerRequestMs, cpuLoad, latencies,
+                runQueueWaitMs, runQueueSlices, false);
+    }
+
+    /**
+     * Applies the rule of {@link TrustCheck} to measured figures.
+     *
+     * @param capWaitsLeftOut true when the dispatch-lag figures leave out waits at load steps' caps (then the message
+     *                        names the lag "the client's own dispatch lag P99 … (waits at the caps left out)")
+     * @return the verdict; the other parameters as in the overload without this one
+     */
+    static TrustCheck judge(Histogram hiccups, double dispatchLagP99Ms, double lagShareOverLimit, long laggedRequests,
+                            double cpuPerRequestMs, double cpuLoad, boolean latencies, double runQueueWaitMs,
+                            long runQueueSlices, boolean capWaitsLeftOut) {
+        String lagName = capWaitsLeftOut ? "the client's own dispatch lag P99" : "dispatch lag P99";
+        String lagNote = capWaitsLeftOut ? " (waits at the maxInFlight/maxRateRps caps left out)" : "";
         long n = hiccups.getTotalCount();
         double p50 = n == 0 ? 0 : hiccups.getValueAtPercentile(50) / 1e6;
         double p99 = n == 0 ? 0 : hiccups.getValueAtPercentile(99) / 1e6;
@@ -260,7 +306,8 @@ public final class TrustMonitor {
             }
             if (lagBad) {
                 why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
-                        "dispatch lag P99 = %s (the client fell behind its schedule)", ms(dispatchLagP99Ms)));
+                        "%s = %s%s (the client fell behind its schedule)", lagName, ms(dispatchLagP99Ms),
+                        lagNote));
             }
             if (cpuBad) {
                 why.append(why.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT,
@@ -285,7 +332,7 @@ public final class TrustMonitor {
         } else {
             boolean fewLagged = dispatchLagP99Ms > TrustCheck.DISPATCH_LAG_P99_LIMIT_MS;
             message = String.format(Locale.ROOT, "client kept up: hiccup P99 = %s, max %s%s%s", ms(p99), ms(max),
-                    Double.isNaN(dispatchLagP99Ms) ? "" : ", dispatch lag P99 = " + ms(dispatchLagP99Ms)
+                    Double.isNaN(dispatchLagP99Ms) ? "" : ", " + lagName + " = " + ms(dispatchLagP99Ms) + lagNote
                             + (fewLagged ? String.format(Locale.ROOT, " (only %d request%s more than %s late: too few"
                             + " to call the client saturated)", laggedRequests, laggedRequests == 1 ? "" : "s",
                             ms(TrustCheck.DISPATCH_LAG_P99_LIMIT_MS)) : ""),

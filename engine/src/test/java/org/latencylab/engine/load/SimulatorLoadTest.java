@@ -221,6 +221,47 @@ class SimulatorLoadTest {
         assertThat(dir.resolve("run").resolve("load.ttft.hlog")).isNotEmptyFile();
     }
 
+    @Test
+    void waitsAtTheInFlightCapAreNotTheClientFallingBehindItsSchedule() throws Exception {
+        // 60 req/s of ~45 ms requests with at most one in flight: a queue at the user's cap that grows all run long
+        RunSpec spec = StepCatalog.loader().parse(new java.io.ByteArrayInputStream("""
+                format: 1
+                name: capped
+                endpoint: {builtin: sim, profile: small-fast}
+                experiments:
+                  - {type: load, rate: 60, arrival: constant, duration: 3s, contextTokens: 32, maxOutputTokens: 8,
+                     stream: true, maxInFlight: 1, atCap: queue}
+                """.getBytes(java.nio.charset.StandardCharsets.UTF_8)), "capped.yaml");
+        RunResult run = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE)
+                .await(Duration.ofSeconds(90));
+        assertThat(run.status()).as("failure: %s", run.failure()).isEqualTo(RunResult.Status.COMPLETED);
+        double lagP99 = run.steps().get(0).stats().summary("dispatch_lag").orElseThrow().pMillis(99);
+        assertThat(lagP99).as("the queue at the cap is in the dispatch lag").isGreaterThan(500);
+        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RequestLog.FILE_NAME));
+        List<RequestRecord> waited = logged.stream().filter(x -> x.capWaitNanos() > 0).toList();
+        assertThat(waited.size()).as("most requests waited at the cap").isGreaterThan(logged.size() / 2);
+        assertThat(waited).allSatisfy(x -> {
+            assertThat(x.capWaitNanos()).isLessThanOrEqualTo(x.dispatchLagNanos());
+            assertThat(x.clientDispatchLagNanos()).isEqualTo(x.dispatchLagNanos() - x.capWaitNanos());
+        });
+        // the trust check judges the client's own part: a few ms at most, against hundreds of ms of queue
+        org.latencylab.engine.api.TrustCheck step = run.steps().get(0).trust();
+        assertThat(step.dispatchLagP99Ms()).isLessThan(lagP99 / 10);
+        assertThat(step.message()).doesNotContain("fell behind its schedule");
+        if (!step.saturated()) { // (hiccups of a busy machine may still call it saturated, for their own reason)
+            assertThat(step.message()).contains("the client's own dispatch lag P99 = ")
+                    .contains("(waits at the maxInFlight/maxRateRps caps left out)");
+        }
+        assertThat(run.trust().dispatchLagP99Ms()).isLessThan(lagP99 / 10);
+        // the wait is in requests.jsonl (line 1 is the format line), read back as written, to the microsecond
+        RequestRecord last = waited.get(waited.size() - 1);
+        com.fasterxml.jackson.databind.JsonNode line = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                java.nio.file.Files.readAllLines(dir.resolve("run").resolve(RequestLog.FILE_NAME))
+                        .get(1 + logged.indexOf(last)));
+        assertThat(line.path("id").asLong()).isEqualTo(last.id());
+        assertThat(line.path("cap_wait_ms").asDouble() * 1e6).isCloseTo((double) last.capWaitNanos(), within(1_000.0));
+    }
+
     private static List<String> tiers(List<LoadSecond> s, int from, int to) {
         return s.subList(from, to).stream().map(LoadSecond::tier).toList();
     }

@@ -37,6 +37,20 @@ class TrustMonitorTest {
     }
 
     @Test
+    void aLagThatLeavesOutWaitsAtTheCapsIsNamedSo() {
+        TrustCheck kept = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.8, 0.0, 0, 0.5, 0.2, true, 0.02, 5_000, true);
+        assertThat(kept.saturated()).isFalse();
+        assertThat(kept.message()).contains("the client's own dispatch lag P99 = 0.80 ms (waits at the"
+                + " maxInFlight/maxRateRps caps left out)");
+        TrustCheck late = TrustMonitor.judge(hiccups(10_000, 0, 0), 40.0, 0.1, 100, 0.5, 0.2, true, 0.02, 5_000, true);
+        assertThat(late.saturated()).isTrue();
+        assertThat(late.message()).contains("the client's own dispatch lag P99 = 40 ms (waits at the"
+                + " maxInFlight/maxRateRps caps left out) (the client fell behind its schedule)");
+        TrustCheck plain = TrustMonitor.judge(hiccups(10_000, 0, 0), 0.8, 0.0, 0, 0.5, 0.2, true, 0.02, 5_000, false);
+        assertThat(plain.message()).contains(", dispatch lag P99 = 0.80 ms,").doesNotContain("own");
+    }
+
+    @Test
     void dispatchLagOrCpuAloneAlsoSaturate() {
         TrustCheck lag = TrustMonitor.judge(hiccups(10_000, 0, 0), 120.0, 0.2, 200, 0.5, 0.5);
         assertThat(lag.saturated()).isTrue();
