@@ -13,7 +13,8 @@ final class Options {
      * @param options scenario field name → command-line option, e.g. {@code concurrency → --concurrency}
      * @param <T>     spec type
      * @return the spec
-     * @throws IllegalArgumentException with the option's name instead of the field's
+     * @throws IllegalArgumentException with the option's name instead of the field's ({@code --concurrency must be >= 1,
+     *                                  was 0})
      */
     static <T> T spec(Supplier<T> build, Map<String, String> options) {
         try {
@@ -21,8 +22,8 @@ final class Options {
         } catch (IllegalArgumentException e) {
             String m = e.getMessage() == null ? "invalid value" : e.getMessage();
             for (Map.Entry<String, String> o : options.entrySet()) {
-                if (m.startsWith(o.getKey() + " ")) {
-                    throw new IllegalArgumentException(o.getValue() + ": " + m, e);
+                if (m.startsWith(o.getKey() + " ")) { // "concurrency must be >= 1" → "--concurrency must be >= 1"
+                    throw new IllegalArgumentException(o.getValue() + m.substring(o.getKey().length()), e);
                 }
             }
             throw e;

@@ -59,6 +59,16 @@ final class LoadRun {
     private final Object tickLock = new Object();
     private volatile String stopReason;
     /**
+     * Requests of a step that failed to connect ({@link ErrorKind#CONNECTION}: refused, unreachable) in a row from its
+     * start, before any got an answer, after which the step stops: nothing listens at the endpoint, and a 10-minute
+     * soak would otherwise spend its whole duration collecting the same error. A slow server (timeouts) or one that
+     * answers with errors is not stopped by this.
+     */
+    static final int NO_SERVER_AFTER = 20;
+    private final AtomicInteger connectFailuresInARow = new AtomicInteger();
+    /** Whether any request of the step got an answer (or ended otherwise than failing to connect). */
+    private volatile boolean answered;
+    /**
      * An open loop without a {@code maxInFlight} of its own stops when this many of its requests are in flight at
      * once ({@link #OVERLOAD_IN_FLIGHT}, or the system property {@code latencylab.overloadInFlight}).
      */
@@ -895,9 +905,11 @@ final class LoadRun {
 
     private void finish(InFlight f, RequestRecord record) {
         f.end();
-        if (record.phase() != f.ticket.phase()) { // the schedule decides the phase, whatever sent the request
+        if (record.phase() != f.ticket.phase() || record.capWaitNanos() != f.ticket.capWaitNanos()) {
+            // the schedule decides the phase and the wait at the caps, whatever sent the request
             RequestRecord.Builder p = record.toBuilder();
             p.phase = f.ticket.phase();
+            p.capWaitNanos = f.ticket.capWaitNanos();
             record = p.build();
         }
         boolean miss = false;
@@ -926,6 +938,9 @@ final class LoadRun {
         } finally {
             rollDue();
             meter.ended(record, f.measured, miss);
+            if (!answered) {
+                noServerCheck(record);
+            }
             long end = record.endNanos() != RequestRecord.UNSET ? record.endNanos() : System.nanoTime();
             synchronized (this) {
                 lastEndNanos = Math.max(lastEndNanos, end);
@@ -939,6 +954,24 @@ final class LoadRun {
                 inFlightCap.release();
             }
             active.decrementAndGet();
+        }
+    }
+
+    /** Stops the step at the {@value #NO_SERVER_AFTER}th failure to connect in a row with nothing answered before. */
+    private void noServerCheck(RequestRecord record) {
+        if (record.outcome() == Outcome.CANCELLED) {
+            return;
+        }
+        if (record.errorKind() != ErrorKind.CONNECTION) {
+            answered = true;
+            return;
+        }
+        if (connectFailuresInARow.incrementAndGet() == NO_SERVER_AFTER) {
+            String reason = "no server: its first " + NO_SERVER_AFTER + " requests all failed to connect ("
+                    + record.errorMessage() + ")";
+            if (stop(reason)) {
+                ctx.notice("load step '" + label + "': stopped, " + reason);
+            }
         }
     }
 

@@ -166,6 +166,14 @@ class LoadStepRunnerTest extends LoopbackLoadTest {
         assertThat(r.totals().e2e().maxMs()).isGreaterThan(600.0);
         assertThat(r.totals().e2eSend().p50Ms()).isLessThan(400.0);
         assertThat(r.totals().dispatchLag().maxMs()).isGreaterThan(400.0);
+        // that wait is the cap's, recorded per request: the client's own part of the lag stays small
+        List<RequestRecord> queued = q.records().stream().filter(x -> x.dispatchLagNanos() > 400_000_000L).toList();
+        assertThat(queued).isNotEmpty().allSatisfy(x -> {
+            assertThat(x.capWaitNanos()).isPositive();
+            assertThat(x.clientDispatchLagNanos()).isLessThan(100_000_000L);
+        });
+        assertThat(d.totals().sent()).isPositive();
+        assertThat(ctx.records()).allMatch(x -> x.capWaitNanos() == 0); // dropping at a cap never waits there
     }
 
     @Test

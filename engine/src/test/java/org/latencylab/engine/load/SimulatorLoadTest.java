@@ -222,6 +222,31 @@ class SimulatorLoadTest {
     }
 
     @Test
+    void aStepWhoseRequestsAllFailToConnectStopsInsteadOfRunningItsDuration() throws Exception {
+        Endpoint dead;
+        try (SimServer sim = SimServer.start(SimProfile.builtin("zero-latency"), SimOptions.defaults())) {
+            dead = sim.endpoint(Protocol.OPENAI_CHAT);
+        } // nothing listens at its port any more
+        try (LlmClient client = new LlmClient(ClientOptions.DEFAULTS)) {
+            TestContext ctx = new TestContext(dead, dir, (req, t) -> client.execute(dead, req, t));
+            LoadSpec spec = LoadSpec.builder().rate(50.0).arrival(ArrivalProcess.CONSTANT)
+                    .duration(Duration.ofMinutes(10)).contextTokens(16).maxOutputTokens(4).stream(true).build();
+            long t0 = System.nanoTime();
+            LoadResult r = new LoadStepRunner().run(spec, "dead", ctx);
+            assertThat((System.nanoTime() - t0) / 1e9).as("seconds, of a 10-minute step").isLessThan(60);
+            LoadTotals t = r.totals();
+            assertThat(t.stopReason()).startsWith("no server: its first 20 requests all failed to connect (")
+                    .contains("connection refused");
+            assertThat(t.succeeded()).isZero();
+            assertThat(t.sent()).isGreaterThanOrEqualTo(LoadRun.NO_SERVER_AFTER)
+                    .isEqualTo(t.failed() + t.cancelled());
+            assertThat(ctx.records()).filteredOn(x -> x.outcome() == Outcome.ERROR)
+                    .allMatch(x -> x.errorKind() == org.latencylab.engine.api.ErrorKind.CONNECTION);
+            assertThat(ctx.notices).anyMatch(n -> n.startsWith("load step 'dead': stopped, no server: "));
+        }
+    }
+
+    @Test
     void waitsAtTheInFlightCapAreNotTheClientFallingBehindItsSchedule() throws Exception {
         // 60 req/s of ~45 ms requests with at most one in flight: a queue at the user's cap that grows all run long
         RunSpec spec = StepCatalog.loader().parse(new java.io.ByteArrayInputStream("""
