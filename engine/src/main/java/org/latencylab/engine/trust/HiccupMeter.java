@@ -43,16 +43,27 @@ public final class HiccupMeter implements AutoCloseable {
     }
 
     private void loop() {
-        while (running) {
-            long before = System.nanoTime();
-            try {
-                Thread.sleep(RESOLUTION_MILLIS);
-            } catch (InterruptedException e) {
-                return;
+        try {
+            while (running) {
+                sample();
             }
-            long overslept = System.nanoTime() - before - RESOLUTION_NANOS;
-            recorder.recordValueWithExpectedInterval(Math.min(Math.max(0, overslept), HIGHEST_NANOS), RESOLUTION_NANOS);
+        } catch (InterruptedException e) {
+            // stopped
         }
+    }
+
+    /**
+     * One sample: sleeps {@value #RESOLUTION_MILLIS} ms and records the oversleep. A method of its own so that the JIT
+     * compiles it after a few hundred samples; the body of {@link #loop}'s never-ending loop stayed interpreted until
+     * on-stack replacement, tens of thousands of iterations later.
+     *
+     * @throws InterruptedException when the thread is interrupted while it sleeps
+     */
+    private void sample() throws InterruptedException {
+        long before = System.nanoTime();
+        Thread.sleep(RESOLUTION_MILLIS);
+        long overslept = System.nanoTime() - before - RESOLUTION_NANOS;
+        recorder.recordValueWithExpectedInterval(Math.min(Math.max(0, overslept), HIGHEST_NANOS), RESOLUTION_NANOS);
     }
 
     /**
