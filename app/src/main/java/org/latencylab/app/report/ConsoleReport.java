@@ -3,6 +3,7 @@ package org.latencylab.app.report;
 import org.latencylab.charts.MetricNames;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.ErrorParty;
 import org.latencylab.engine.api.TrustCheck;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.load.GridResult;
@@ -442,8 +443,40 @@ public final class ConsoleReport {
     private static void printErrors(StatsReport s, Map<ErrorKind, String> examples, PrintWriter out) {
         for (var e : s.errorsByKind().entrySet()) {
             String ex = examples.get(e.getKey());
-            out.println("errors: " + e.getKey().id() + " " + e.getValue() + (ex == null ? "" : " — e.g. " + ex));
+            out.println("errors: " + e.getKey().id() + " " + e.getValue() + " ("
+                    + ErrorParty.of(e.getKey(), ex).words() + ")" + (ex == null ? "" : " — e.g. " + ex));
         }
+        String resent = resentLine(s);
+        if (resent != null) {
+            out.println(resent);
+        }
+    }
+
+    /**
+     * The line that counts re-sends ({@link org.latencylab.engine.api.Resend}); the HTML report and the window say
+     * the same.
+     *
+     * @param s statistics
+     * @return e.g. {@code re-sent: 12 of 625 requests re-sent after the server closed a pooled connection (...)}, or
+     *         null when no request was re-sent
+     */
+    public static String resentLine(StatsReport s) {
+        return resentLine(s.resent(), s.sent(), Nanos.toMillis(s.resendWastedNanos()));
+    }
+
+    /**
+     * @param resent   requests re-sent
+     * @param sent     requests sent
+     * @param wastedMs the failed attempts' time, summed, ms
+     * @return the line of {@link #resentLine(StatsReport)}, or null when {@code resent} is 0
+     */
+    public static String resentLine(long resent, long sent, double wastedMs) {
+        if (resent == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "re-sent: %d of %d requests re-sent after the server closed a pooled"
+                + " connection (not errors: each was sent once more on a new connection, and its TTFT and E2E count"
+                + " from that send; %s lost on the closed connections in all)", resent, sent, Units.ms(wastedMs));
     }
 
     /**

@@ -426,6 +426,11 @@ public final class HtmlReport {
         if (cancelled > 0 && summary.path("succeeded").asLong() > 0) {
             a("<p>Note: ").t(ConsoleReport.cancelledNote(cancelled)).a(".</p>\n");
         }
+        String resent = ConsoleReport.resentLine(summary.path("resent").asLong(), summary.path("sent").asLong(),
+                summary.path("resend_wasted_ms").asDouble());
+        if (resent != null) {
+            a("<p>").t(resent).a("</p>\n");
+        }
         if (summary.hasNonNull("tier")) {
             StringBuilder line = new StringBuilder();
             line.append(summary.path("tier").asText()).append(" on P95 ")

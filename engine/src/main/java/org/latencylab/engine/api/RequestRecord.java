@@ -18,7 +18,8 @@ import java.util.Objects;
  * @param contextTokens        prompt tokens LatencyLab intended to send (its own tokenizer), or -1
  * @param stream               whether the request streamed
  * @param intendedStartNanos   when the schedule wanted the request to start ({@code == sendNanos} in closed loop)
- * @param sendNanos            when the first attempt was handed to the HTTP client
+ * @param sendNanos            when the measured attempt was handed to the HTTP client: the first (retries after 429
+ *                             or 5xx count from it), or the re-send on a new connection ({@code resend})
  * @param dnsStartNanos        DNS lookup start (last attempt), or UNSET
  * @param dnsEndNanos          DNS lookup end, or UNSET
  * @param connectStartNanos    TCP connect start, or UNSET (a pooled connection was reused)
@@ -58,6 +59,11 @@ import java.util.Objects;
  *                             {@code maxRateRps} with {@code atCap: queue}) before it could be sent, ns, >= 0 (0: it
  *                             did not wait); part of the dispatch lag, but a wait the user's configuration asked for,
  *                             not the client falling behind ({@link #clientDispatchLagNanos})
+ * @param resend               why the request was sent once more on a new connection ({@link Resend#NONE}: it was
+ *                             not); then {@code sendNanos} is the send of that second attempt, the one that got the
+ *                             answer, so TTFT and E2E measure the server's answer and not the dead connection
+ * @param resendWastedNanos    time from the first send to the re-send (the failed attempt on the pooled
+ *                             connection), ns, >= 0; 0 when not re-sent. Latencies from the intended start include it
  */
 public record RequestRecord(
         long id, String label, Protocol protocol, int contextTokens, boolean stream,
@@ -69,7 +75,8 @@ public record RequestRecord(
         int attempts, int rateLimitedAttempts, int httpStatus,
         Outcome outcome, ErrorKind errorKind, String errorMessage,
         String outputText, String reasoningText, Map<String, Double> serverTimingsMs, String step, Phase phase,
-        boolean streamHonoured, long firstChunkNanos, long capWaitNanos) {
+        boolean streamHonoured, long firstChunkNanos, long capWaitNanos, Resend resend,
+        long resendWastedNanos) {
 
     /** Marks a timestamp that did not happen. */
     public static final long UNSET = Long.MIN_VALUE;
@@ -86,6 +93,8 @@ public record RequestRecord(
         step = step == null ? "" : step;
         phase = phase == null ? Phase.MEASURED : phase;
         capWaitNanos = Math.max(0, capWaitNanos);
+        resend = resend == null ? Resend.NONE : resend;
+        resendWastedNanos = resend == Resend.NONE ? 0 : Math.max(0, resendWastedNanos);
         if (outcome == Outcome.ERROR && errorKind == null) {
             throw new IllegalArgumentException("request " + id + ": an ERROR outcome needs an errorKind");
         }
@@ -143,9 +152,22 @@ public record RequestRecord(
         return span(intendedStartNanos, endNanos);
     }
 
-    /** @return client dispatch lag (actual send − intended start), ns, or -1 */
+    /**
+     * @return client dispatch lag (first send − intended start), ns, or -1; a re-send's wasted attempt
+     *         ({@link #resendWastedNanos}) is the server's closed connection, not the client's dispatch, and is not in it
+     */
     public long dispatchLagNanos() {
-        return span(intendedStartNanos, sendNanos);
+        return span(intendedStartNanos, firstSendNanos());
+    }
+
+    /** @return when the first attempt was handed to the client: {@code sendNanos} less a re-send's wasted time */
+    public long firstSendNanos() {
+        return sendNanos == UNSET ? UNSET : sendNanos - resendWastedNanos;
+    }
+
+    /** @return true when the request was sent once more on a new connection ({@link #resend}) */
+    public boolean resent() {
+        return resend != Resend.NONE;
     }
 
     /**
@@ -240,6 +262,8 @@ public record RequestRecord(
         b.streamHonoured = streamHonoured;
         b.firstChunkNanos = firstChunkNanos;
         b.capWaitNanos = capWaitNanos;
+        b.resend = resend;
+        b.resendWastedNanos = resendWastedNanos;
         return b;
     }
 
@@ -283,6 +307,10 @@ public record RequestRecord(
         public long firstChunkNanos = UNSET;
         /** Wait at the load step's caps, ns ({@link RequestRecord#capWaitNanos}); 0 when none. */
         public long capWaitNanos;
+        /** Why the request was re-sent on a new connection ({@link RequestRecord#resend}). */
+        public Resend resend = Resend.NONE;
+        /** First send to re-send, ns ({@link RequestRecord#resendWastedNanos}); 0 when not re-sent. */
+        public long resendWastedNanos;
 
         private Builder() {
         }
@@ -302,7 +330,7 @@ public record RequestRecord(
                     requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
                     endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
                     httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs,
-                    step, phase, streamHonoured, firstChunkNanos, capWaitNanos);
+                    step, phase, streamHonoured, firstChunkNanos, capWaitNanos, resend, resendWastedNanos);
         }
     }
 }

@@ -74,6 +74,7 @@ final class DirectHttp1 implements AutoCloseable {
             Math.min(4, Runtime.getRuntime().availableProcessors())));
 
     private final int connectTimeoutMillis;
+    private final ConnectionHabits habits;
     private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Conn>> idle = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Boolean> direct = new ConcurrentHashMap<>();
     private final boolean readAheadEnabled = !"off".equalsIgnoreCase(System.getProperty("latencylab.readahead", ""));
@@ -83,7 +84,16 @@ final class DirectHttp1 implements AutoCloseable {
 
     /** @param connectTimeoutMillis TCP connect limit, ms; 0 = none */
     DirectHttp1(long connectTimeoutMillis) {
+        this(connectTimeoutMillis, new ConnectionHabits());
+    }
+
+    /**
+     * @param connectTimeoutMillis TCP connect limit, ms; 0 = none
+     * @param habits               what is known of servers' connection habits, shared with the client's other path
+     */
+    DirectHttp1(long connectTimeoutMillis, ConnectionHabits habits) {
         this.connectTimeoutMillis = (int) Math.min(Integer.MAX_VALUE, Math.max(0, connectTimeoutMillis));
+        this.habits = habits;
     }
 
     /** @return whether reader threads read and stamp this client's responses (unless {@code latencylab.readahead=off}) */
@@ -199,8 +209,12 @@ final class DirectHttp1 implements AutoCloseable {
         Conn conn = null;
         long now = System.nanoTime();
         while (q != null && (conn = q.pollFirst()) != null) {
-            if (now - conn.idleSince < KEEP_ALIVE_NANOS && conn.healthy()) {
-                break;
+            long idleNanos = now - conn.idleSince;
+            if (idleNanos < conn.idleLimitNanos) {
+                if (conn.healthy()) {
+                    break;
+                }
+                habits.closedInPool(key, conn.lastStreamed, idleNanos, conn.streamedResponses); // the reader saw it
             }
             conn.close();
         }
@@ -286,6 +300,19 @@ final class DirectHttp1 implements AutoCloseable {
         return parsed;
     }
 
+    /** @param connection a {@code Connection} field value, or null @return true when it holds the token {@code close} */
+    static boolean closes(String connection) {
+        if (connection == null) {
+            return false;
+        }
+        for (String token : connection.split(",")) {
+            if (token.trim().equalsIgnoreCase("close")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String key(HttpUrl url) {
         return url.host() + ':' + url.port();
     }
@@ -297,6 +324,7 @@ final class DirectHttp1 implements AutoCloseable {
         private volatile Conn conn;
         private volatile boolean canceled;
         private boolean eager;
+        private boolean streams;
 
         private Exchange(HttpUrl url, String key, Conn conn) {
             this.url = url;
@@ -320,6 +348,16 @@ final class DirectHttp1 implements AutoCloseable {
         }
 
         /**
+         * Says whether the request streams, for the connection rules that depend on it
+         * ({@link ConnectionHabits#closesAfterStreams}).
+         *
+         * @param streams true for a streaming request
+         */
+        void streams(boolean streams) {
+            this.streams = streams;
+        }
+
+        /**
          * Connects if needed, writes the request and reads the response's status line and header fields; the body is
          * read through the returned response (closing it returns the connection to the pool when the body was read to
          * its end, else closes it).
@@ -328,20 +366,28 @@ final class DirectHttp1 implements AutoCloseable {
          * @param wire    its bytes from {@link #encode}
          * @param timing  stamps of DNS, connect, request written and headers received
          * @return the response; its body must be closed
-         * @throws IOException when connecting, writing or reading the head failed, or the exchange was cancelled
+         * @throws StaleConnectionException when the connection came from the pool and the server had closed it: the
+         *         write failed, or the connection ended or was reset before any byte of the response arrived (and the
+         *         exchange was not cancelled); the request may be sent again on a new connection
+         * @throws IOException when connecting, writing or reading the head failed otherwise, or the exchange was
+         *         cancelled
          */
         Response execute(Request request, byte[] wire, TimingListener timing) throws IOException {
             Conn c = conn;
+            boolean pooled = c != null;
             if (c == null) {
                 c = connect(timing);
             }
+            boolean writing = true;
             try {
                 c.eager = eager;
                 c.headStart = UNSET;
+                c.gotBytes = false;
                 if (RequestThreads.takeFirstSendPermit() && (c.inbox == null || !c.permit.compareAndSet(false, true))) {
                     ReadAhead.WORK_PERMITS.release(); // only a read-ahead connection gives it back at its wait
                 }
                 long beforeLastWrite = c.write(wire);
+                writing = false;
                 // Read ahead, the socket is non-blocking: the last write call handed the last bytes over at once, and
                 // it began at beforeLastWrite. A stamp after its return could be late by however long this thread
                 // waited to run again, and a thread that parses behind the reader threads (a low priority, see
@@ -355,7 +401,14 @@ final class DirectHttp1 implements AutoCloseable {
                     timing.requestSent = Math.min(beforeLastWrite, c.headStart);
                 }
                 return response;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException e) {
+                c.close();
+                if (pooled && !canceled && !c.gotBytes && StaleConnectionException.closeLike(e)) {
+                    habits.closedInPool(key, c.lastStreamed, System.nanoTime() - c.idleSince, c.streamedResponses);
+                    throw new StaleConnectionException(StaleConnectionException.reasonOf(e, writing), e);
+                }
+                throw e;
+            } catch (RuntimeException e) {
                 c.close();
                 throw e;
             }
@@ -415,6 +468,14 @@ final class DirectHttp1 implements AutoCloseable {
 
         private void done(Conn c, boolean reusable) {
             c.releasePermit();
+            c.responses++;
+            c.lastStreamed = streams;
+            if (streams) {
+                c.streamedResponses++;
+            }
+            if (c.responses >= c.maxResponses || streams && habits.closesAfterStreams(key)) {
+                reusable = false; // the server allows no more requests on it, or closes it after streams anyway
+            }
             if (reusable && !canceled) {
                 release(key, c);
             } else {
@@ -430,6 +491,18 @@ final class DirectHttp1 implements AutoCloseable {
         final ByteBuffer buf = ByteBuffer.allocateDirect(BUFFER_BYTES).flip();
         private ByteBuffer out;
         long idleSince;
+        /** Responses completed on this connection. */
+        int responses;
+        /** Responses the server allows on this connection ({@code Keep-Alive: max=N}); unlimited by default. */
+        int maxResponses = Integer.MAX_VALUE;
+        /** Longest idle time after which the connection is still reused, ns ({@code Keep-Alive: timeout=T}). */
+        long idleLimitNanos = KEEP_ALIVE_NANOS;
+        /** Streamed responses completed on this connection. */
+        int streamedResponses;
+        /** Whether the last response on it was a streamed one. */
+        boolean lastStreamed;
+        /** Whether any byte of the current exchange's response was read. */
+        boolean gotBytes;
         long lastFillNanos = UNSET;
         /** When above 0, reads wait at most this long (ms) and then fail (while a body is discarded). */
         int waitLimitMillis;
@@ -522,6 +595,9 @@ final class DirectHttp1 implements AutoCloseable {
                 buf.flip();
             }
             lastFillNanos = System.nanoTime();
+            if (n > 0) {
+                gotBytes = true;
+            }
             return n;
         }
 
@@ -553,6 +629,7 @@ final class DirectHttp1 implements AutoCloseable {
                 }
             }
             if (n > 0) {
+                gotBytes = true;
                 lastFillNanos = in.takenStamp();
                 if (headStart == UNSET) {
                     headStart = lastFillNanos;
@@ -700,8 +777,15 @@ final class DirectHttp1 implements AutoCloseable {
                 }
                 timing.responseHeaders = lastFillNanos;
                 Headers headers = hb.build();
-                boolean keepAlive = status.startsWith("HTTP/1.1")
-                        && !"close".equalsIgnoreCase(headers.get("Connection"));
+                // HTTP/1.0 and "Connection: close" end the connection with the response (RFC 9112 §9.3)
+                boolean keepAlive = status.startsWith("HTTP/1.1") && !closes(headers.get("Connection"));
+                KeepAlive limits = KeepAlive.parse(headers.get("Keep-Alive"));
+                if (limits.idleLimitNanos() >= 0) {
+                    idleLimitNanos = Math.min(KEEP_ALIVE_NANOS, limits.idleLimitNanos());
+                }
+                if (limits.max() > 0) {
+                    maxResponses = limits.max();
+                }
                 BodySource body = new BodySource(this, exchange, headers, code, keepAlive);
                 String type = headers.get("Content-Type");
                 MediaType mediaType = type == null ? null : mediaType(type);

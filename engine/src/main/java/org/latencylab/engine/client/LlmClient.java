@@ -19,6 +19,7 @@ import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
+import org.latencylab.engine.api.Resend;
 import org.latencylab.engine.api.TokenSource;
 import org.latencylab.engine.api.TokenTimeline;
 import org.latencylab.engine.tokens.TokenCounter;
@@ -128,6 +129,10 @@ public final class LlmClient implements AutoCloseable {
     }
     /** The plain-HTTP measuring path; null when turned off or when HTTP/2 is asked for. */
     private final DirectHttp1 direct;
+    /** How servers treat connections, learnt on either path. */
+    private final ConnectionHabits habits = new ConnectionHabits();
+    /** OkHttp's connections' last releases, for {@link #habits}. */
+    private final ConnectionLedger ledger = new ConnectionLedger();
     private final KserveGrpcClient grpc;
 
     /**
@@ -191,7 +196,7 @@ public final class LlmClient implements AutoCloseable {
         this.watchdog = new StallWatchdog(options.connectTimeout().toNanos(), options.firstByteTimeout().toNanos(),
                 options.idleTimeout().toNanos());
         this.direct = version != HttpVersion.H2C && directHttp
-                ? new DirectHttp1(options.connectTimeout().toMillis()) : null;
+                ? new DirectHttp1(options.connectTimeout().toMillis(), habits) : null;
         register(OpenAiAdapter.CHAT);
         register(OpenAiAdapter.COMPLETIONS);
         register(AnthropicAdapter.INSTANCE);
@@ -278,6 +283,15 @@ public final class LlmClient implements AutoCloseable {
         return endpoint.protocol() == Protocol.KSERVE_GRPC ? org.latencylab.engine.api.HttpPath.GRPC
                 : measuresDirectly(endpoint) ? org.latencylab.engine.api.HttpPath.DIRECT_HTTP1
                 : org.latencylab.engine.api.HttpPath.OKHTTP;
+    }
+
+    /**
+     * @return what this client learnt about servers' connection habits since the last call, one sentence each (e.g.
+     *         that a server closes its connections after streamed responses and they are no longer reused), for the
+     *         run's notices; each habit is said once per client
+     */
+    public java.util.List<String> takeConnectionNotices() {
+        return habits.takeNotices();
     }
 
     /** @return the options this client was built with */
@@ -508,7 +522,7 @@ public final class LlmClient implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             resetOutcome(b);
             b.attempts++;
-            long deadline = attempt == 1 || total == 0 ? UNSET : b.sendNanos + total;
+            long deadline = attempt == 1 || total == 0 ? UNSET : firstSend(b) + total;
             AttemptResult r = built.wire() != null
                     ? attemptDirect(built, adapter, request.stream(), deadline, total, b, onFirstToken)
                     : attempt(client, httpRequest, adapter, request.stream(), deadline, total, b, onFirstToken);
@@ -517,7 +531,7 @@ public final class LlmClient implements AutoCloseable {
             }
             long delay = r.serverHintNanos() >= 0 ? r.serverHintNanos()
                     : RetryDelays.backoffNanos(options.retryBaseDelay(), attempt);
-            if (total > 0 && System.nanoTime() + delay >= b.sendNanos + total) {
+            if (total > 0 && System.nanoTime() + delay >= firstSend(b) + total) {
                 b.errorMessage = b.errorMessage + " (not retried: the total timeout of "
                         + options.totalTimeout().toMillis() + " ms would pass during the "
                         + TimeUnit.NANOSECONDS.toMillis(delay) + " ms retry delay)";
@@ -536,64 +550,160 @@ public final class LlmClient implements AutoCloseable {
     /** Whether the attempt may be retried, and the server's delay hint (ns, or -1). */
     private record AttemptResult(boolean retryable, long serverHintNanos) {
         static final AttemptResult FINAL = new AttemptResult(false, -1);
+        /** OkHttp's path: send once more on a new connection ({@link Resend}); never leaves this class's loop. */
+        static final AttemptResult RESEND = new AttemptResult(false, -2);
     }
 
     private AttemptResult attempt(OkHttpClient client, Request base, ProtocolAdapter adapter, boolean stream,
                                   long deadline, long total, RequestRecord.Builder b, Runnable onFirstToken) {
         RequestThreads.behindReaders(false); // this thread reads its own socket: its wake-up is the stamp
-        TimingListener timing = new TimingListener();
-        Call call = client.newCall(base.newBuilder().tag(TimingListener.class, timing).build());
-        try (StallWatchdog.Watch watch = watchdog.watch(call, timing)) {
-            return attempt(call, timing, watch, adapter, stream, deadline, total, b, onFirstToken);
+        String hostPort = base.url().host() + ':' + base.url().port();
+        // a server that closes its connections after streamed responses gets a new connection for each stream
+        OkHttpClient via = stream && habits.closesAfterStreams(hostPort) ? unpooled(client) : client;
+        for (boolean resending = false; ; resending = true) {
+            TimingListener timing = new TimingListener();
+            timing.ledger = ledger;
+            timing.streams = stream;
+            Call call = via.newCall(base.newBuilder().tag(TimingListener.class, timing).build());
+            try (StallWatchdog.Watch watch = watchdog.watch(call, timing)) {
+                AttemptResult r = attempt(call, timing, watch, adapter, stream, deadline, total, b, onFirstToken,
+                        resending);
+                if (r != AttemptResult.RESEND) {
+                    return r;
+                }
+            }
+            via = unpooled(client); // the re-send: on a new connection, as on the own path
         }
+    }
+
+    /**
+     * @param client a lane
+     * @return a client like it whose calls each open a connection and close it afterwards (a pool that keeps no idle
+     *         connection): OkHttp has no per-call way to skip its pool
+     */
+    private static OkHttpClient unpooled(OkHttpClient client) {
+        return client.newBuilder().connectionPool(new ConnectionPool(0, 1, TimeUnit.SECONDS)).build();
+    }
+
+    /**
+     * Decides whether a failed OkHttp call is the server's close of a pooled connection (see
+     * {@link StaleConnectionException} for the rules), and if so marks the record for its one re-send.
+     *
+     * @return true when the request is to be sent once more on a new connection
+     */
+    private boolean resendable(Call call, TimingListener timing, StallWatchdog.Watch watch, IOException e,
+                               RequestRecord.Builder b) {
+        if (b.resend != Resend.NONE || !timing.pooled() || timing.headersReceived() || call.isCanceled()
+                || watch.expired() != null || !StaleConnectionException.closeLike(e) || responseBytesSeen(e)) {
+            return false;
+        }
+        long[] last = ledger.lastRelease(timing.connection);
+        if (last != null) {
+            habits.closedInPool(call.request().url().host() + ':' + call.request().url().port(), last[1] == 1,
+                    timing.pooledAt - last[0], (int) last[2]);
+        }
+        b.resend = StaleConnectionException.reasonOf(e, timing.requestSent == UNSET);
+        return true;
+    }
+
+    /**
+     * @param e an OkHttp failure while reading a response head
+     * @return true when part of the head had arrived: okio's line reader says how many bytes it held when the stream
+     *         ended ("\n not found: limit=N content=...")
+     */
+    private static boolean responseBytesSeen(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            String m = t.getMessage();
+            if (t instanceof java.io.EOFException && m != null && m.contains("limit=") && !m.contains("limit=0 ")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private AttemptResult attemptDirect(Built built, ProtocolAdapter adapter, boolean stream, long deadline, long total,
                                         RequestRecord.Builder b, Runnable onFirstToken) {
         RequestThreads.behindReaders(direct.readsAhead()); // parse behind the reader threads that stamp
-        TimingListener timing = new TimingListener();
-        DirectHttp1.Exchange exchange;
-        try {
-            // a pooled connection, checked before the clock starts; a new one for a request that opens connections
-            Integer opening = OPENING.get();
-            exchange = direct.exchange(built.http().url(), opening == null ? 0 : opening);
-            exchange.eager(onFirstToken != null); // a callback while it streams: woken by every read
-        } catch (IOException e) {
-            RequestThreads.endFirstSend(); // no connection takes a first send's turn over: the other workers go on
-            b.error(ErrorKind.CONNECTION, "no response: " + describe(e));
-            return AttemptResult.FINAL;
-        }
-        long until;
-        if (b.sendNanos == UNSET) {
-            b.sendNanos = System.nanoTime();
-            until = total > 0 ? b.sendNanos + total : UNSET;
-        } else {
-            until = deadline;
-            if (deadline != UNSET && deadline - System.nanoTime() <= 0) {
+        Integer opening = OPENING.get();
+        long until = deadline;
+        for (boolean resending = false; ; resending = true) {
+            TimingListener timing = new TimingListener();
+            DirectHttp1.Exchange exchange;
+            try {
+                // a pooled connection, checked before the clock starts; a new one for a request that opens
+                // connections, and for the re-send of one whose pooled connection the server had closed
+                exchange = direct.exchange(built.http().url(),
+                        resending ? Integer.MAX_VALUE : opening == null ? 0 : opening);
+                exchange.eager(onFirstToken != null); // a callback while it streams: woken by every read
+                exchange.streams(stream);
+            } catch (IOException e) {
+                RequestThreads.endFirstSend(); // no connection takes a first send's turn over: the other workers go on
+                b.error(ErrorKind.CONNECTION, "no response: " + describe(e));
+                return AttemptResult.FINAL;
+            }
+            if (resending) {
+                resend(b, timing);
+            } else if (b.sendNanos == UNSET) {
+                b.sendNanos = System.nanoTime();
+                until = total > 0 ? b.sendNanos + total : UNSET;
+            } else if (deadline != UNSET && deadline - System.nanoTime() <= 0) {
                 b.error(ErrorKind.TIMEOUT, totalTimeoutMessage());
                 return AttemptResult.FINAL;
             }
-        }
-        try (StallWatchdog.Watch watch = watchdog.watch(exchange, timing, until)) {
-            Response response;
-            try {
-                response = exchange.execute(built.http(), built.wire(), timing);
-            } catch (IOException e) {
-                copyTimings(b, timing);
-                b.httpStatus = 0;
-                return failedBeforeResponse(e, timing, watch, b);
+            try (StallWatchdog.Watch watch = watchdog.watch(exchange, timing, until)) {
+                Response response;
+                try {
+                    response = exchange.execute(built.http(), built.wire(), timing);
+                } catch (StaleConnectionException e) {
+                    if (b.resend == Resend.NONE && watch.expired() == null) {
+                        b.resend = e.reason();
+                        continue; // once, on a new connection: see Resend for why this is safe
+                    }
+                    copyTimings(b, timing);
+                    b.httpStatus = 0;
+                    return failedBeforeResponse((IOException) e.getCause(), timing, watch, b);
+                } catch (IOException e) {
+                    copyTimings(b, timing);
+                    b.httpStatus = 0;
+                    return failedBeforeResponse(e, timing, watch, b);
+                }
+                return received(response, timing, watch, adapter, stream, b, onFirstToken);
             }
-            return received(response, timing, watch, adapter, stream, b, onFirstToken);
         }
+    }
+
+    /**
+     * Starts the clock of a re-send ({@link Resend}): the failed attempt on the pooled connection is kept as
+     * {@code resendWastedNanos}, and TTFT and E2E count from this send, whose connect is stamped in {@code timing}.
+     * The total timeout keeps counting from the first send.
+     */
+    /** @return the first attempt's send: the total timeout counts from it, re-send or not */
+    private static long firstSend(RequestRecord.Builder b) {
+        return b.sendNanos - b.resendWastedNanos;
+    }
+
+    private static void resend(RequestRecord.Builder b, TimingListener timing) {
+        long now = System.nanoTime();
+        b.resendWastedNanos = now - b.sendNanos;
+        b.sendNanos = now;
+        b.attempts++;
     }
 
     private AttemptResult attempt(Call call, TimingListener timing, StallWatchdog.Watch watch, ProtocolAdapter adapter,
                                   boolean stream, long deadline, long total, RequestRecord.Builder b,
-                                  Runnable onFirstToken) {
+                                  Runnable onFirstToken, boolean resending) {
         Response response;
         RequestThreads.endFirstSend(); // OkHttp's path is not paced: a turn would be held for the whole response
         try {
-            if (b.sendNanos == UNSET) {
+            if (resending) {
+                long first = b.sendNanos;
+                resend(b, timing); // the re-send after a pooled connection's failure: its own clock
+                long until = deadline != UNSET ? deadline : total > 0 ? first + total : UNSET;
+                if (until != UNSET) { // the total timeout keeps counting from the first send
+                    call.timeout().timeout(Math.max(1, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                }
+                response = call.execute();
+            } else if (b.sendNanos == UNSET) {
                 if (total > 0) {
                     call.timeout().timeout(total, TimeUnit.NANOSECONDS);
                 }
@@ -612,6 +722,9 @@ public final class LlmClient implements AutoCloseable {
                 response = call.execute();
             }
         } catch (IOException e) {
+            if (resendable(call, timing, watch, e, b)) {
+                return AttemptResult.RESEND;
+            }
             copyTimings(b, timing);
             b.httpStatus = 0;
             return failedBeforeResponse(e, timing, watch, b);
@@ -818,7 +931,7 @@ public final class LlmClient implements AutoCloseable {
     private boolean totalTimeoutFired(RequestRecord.Builder b) {
         long total = options.totalTimeout().toNanos();
         // OkHttp's call timeout fires on its own watchdog; allow 1 ms of clock granularity
-        return total > 0 && b.sendNanos != UNSET && System.nanoTime() - b.sendNanos >= total - 1_000_000L;
+        return total > 0 && b.sendNanos != UNSET && System.nanoTime() - firstSend(b) >= total - 1_000_000L;
     }
 
     private String firstByteTimeoutMessage() {

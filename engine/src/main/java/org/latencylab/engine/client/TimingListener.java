@@ -34,6 +34,14 @@ final class TimingListener extends EventListener {
     volatile long requestSent = UNSET;
     volatile long responseHeaders = UNSET;
     volatile long firstByte = UNSET;
+    /** When a pooled connection was acquired without a connect (OkHttp's path), else UNSET. */
+    volatile long pooledAt = UNSET;
+    /** The connection the call acquired (OkHttp's path), or null. */
+    volatile okhttp3.Connection connection;
+    /** Where the client keeps when each OkHttp connection was last released, or null (not recorded). */
+    ConnectionLedger ledger;
+    /** Whether the call streams (for {@link #ledger}). */
+    boolean streams;
 
     @Override
     public void dnsStart(Call call, String domainName) {
@@ -86,6 +94,29 @@ final class TimingListener extends EventListener {
     @Override
     public void responseHeadersEnd(Call call, Response response) {
         responseHeaders = System.nanoTime();
+    }
+
+    @Override
+    public void connectionAcquired(Call call, okhttp3.Connection connection) {
+        this.connection = connection;
+        if (connectStart == UNSET && pooledAt == UNSET) {
+            pooledAt = System.nanoTime();
+        }
+    }
+
+    /** A call that ended well gave its connection back to the pool (OkHttp fires connectionReleased more often). */
+    @Override
+    public void callEnd(Call call) {
+        ConnectionLedger l = ledger;
+        okhttp3.Connection c = connection;
+        if (l != null && c != null) {
+            l.released(c, streams);
+        }
+    }
+
+    /** @return true when the call ran on a connection taken from the pool (no connect of its own) */
+    boolean pooled() {
+        return pooledAt != UNSET && connectStart == UNSET;
     }
 
     @Override

@@ -301,6 +301,7 @@ public final class RunEngine {
                         result = run(e, label);
                     } finally {
                         trust.stepStop(); // the step's last request ended: its statistics are not its load
+                        client.takeConnectionNotices().forEach(this::notice);
                         sinkLock.lock();
                         try {
                             drainSinkLocked();

@@ -10,6 +10,7 @@ import org.latencylab.engine.api.Outcome;
 import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.Resend;
 import org.latencylab.engine.api.TokenSource;
 import org.latencylab.engine.api.TokenTimeline;
 
@@ -30,7 +31,10 @@ import java.util.Map;
  * dispatch_lag_ms, ttft_from_intended_ms, e2e_from_intended_ms, connect_ms, cap_wait_ms} (connect only when a new
  * connection was opened and completed; {@code cap_wait_ms}, the part of the dispatch lag spent waiting at the load
  * step's {@code maxInFlight} or {@code maxRateRps} cap, only when it waited there); {@code server_timings_ms} (what the server said
- * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body; {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
+ * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body;
+ * {@code resend} (a {@link Resend} id) and {@code resend_wasted_ms} when the request was sent once more on a new
+ * connection after its pooled one failed before any response byte ({@code t.first_send} is then the first attempt's
+ * send and {@code t.send} the re-send's, from which TTFT and E2E count); {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
  * dns_end, connect_start, connect_end, tls_start, tls_end, request_sent, headers, first_byte, first_chunk, first_token,
  * first_content, end}); {@code events}: {@code [[arrival_ns, tokens, server_stamp_ns?, answer_chars?], ...]} relative to the run
  * start ({@code server_stamp_ns} is null when the event has answer characters but no stamp). Reading a line back gives a record whose timestamps are relative to the run start (origin 0).
@@ -99,6 +103,10 @@ public final class RequestJson {
         if (!r.streamHonoured()) {
             g.writeBooleanField("stream_honoured", false);
         }
+        if (r.resent()) {
+            g.writeStringField("resend", r.resend().id());
+            ms(g, "resend_wasted_ms", r.resendWastedNanos());
+        }
         if (!r.serverTimingsMs().isEmpty()) {
             g.writeObjectFieldStart("server_timings_ms");
             for (Map.Entry<String, Double> e : r.serverTimingsMs().entrySet()) {
@@ -108,6 +116,9 @@ public final class RequestJson {
         }
         g.writeObjectFieldStart("t");
         rel(g, "intended", r.intendedStartNanos(), originNanos);
+        if (r.resent()) {
+            rel(g, "first_send", r.firstSendNanos(), originNanos);
+        }
         rel(g, "send", r.sendNanos(), originNanos);
         rel(g, "dns_start", r.dnsStartNanos(), originNanos);
         rel(g, "dns_end", r.dnsEndNanos(), originNanos);
@@ -248,6 +259,11 @@ public final class RequestJson {
             }
             b.streamHonoured = o.path("stream_honoured").asBoolean(true);
             b.capWaitNanos = Math.round(o.path("cap_wait_ms").asDouble(0) * 1e6);
+            b.resend = Resend.fromId(o.path("resend").asText(""));
+            long firstSend = abs(t, "first_send");
+            if (b.resend != Resend.NONE && firstSend != RequestRecord.UNSET && b.sendNanos != RequestRecord.UNSET) {
+                b.resendWastedNanos = b.sendNanos - firstSend;
+            }
             return b.build();
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad request line (id " + o.path("id").asText("?") + "): "

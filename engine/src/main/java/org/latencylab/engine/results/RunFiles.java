@@ -56,7 +56,9 @@ import java.util.Map;
  * raised while the step ran; absent when none)}]}, {@code slos_passed}, {@code notices} (all of the run's),
  * {@code trust {saturated, message, rule, ...}} ({@link #trust}) when a trust check was made. Format 1 (before phases were data) is read the same way; readers refuse newer formats
  * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
- * output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
+ * errors_by_party (failed requests by whose failure: server, network, client; absent when none failed), resent,
+ * resent_by_reason, resend_wasted_ms (requests sent once more after their pooled connection failed before any
+ * response byte; absent when none was), output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance (null when nothing was judged), passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
  * interval), target_confidence, enough_samples}], warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
@@ -389,6 +391,16 @@ public final class RunFiles {
         o.put("cancelled", s.cancelled());
         ObjectNode ek = o.putObject("errors_by_kind");
         s.errorsByKind().forEach((k, v) -> ek.put(k.id(), v));
+        if (!s.errorsByParty().isEmpty()) {
+            ObjectNode ep = o.putObject("errors_by_party");
+            s.errorsByParty().forEach((k, v) -> ep.put(k.id(), v));
+        }
+        if (s.resent() > 0) {
+            o.put("resent", s.resent());
+            ObjectNode rr = o.putObject("resent_by_reason");
+            s.resentByReason().forEach((k, v) -> rr.put(k.id(), v));
+            o.put("resend_wasted_ms", Nanos.toMillis(s.resendWastedNanos()));
+        }
         o.put("output_tokens", s.outputTokens());
         ObjectNode src = o.putObject("output_tokens_by_source");
         s.outputTokensBySource().forEach((k, v) -> src.put(k.id(), v));

@@ -167,7 +167,7 @@ final class VariantContext implements StepContext {
             String level = hash < 0 ? record.label() : record.label().substring(0, hash);
             Window w = windows.computeIfAbsent(level, l -> new Window());
             if (hash < 0) {
-                w.firstSend.accumulate(record.sendNanos());
+                w.firstSend.accumulate(record.firstSendNanos());
                 w.lastSend.accumulate(record.sendNanos());
             }
             if (record.succeeded()) {

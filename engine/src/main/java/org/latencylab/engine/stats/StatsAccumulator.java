@@ -3,6 +3,8 @@ package org.latencylab.engine.stats;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.ErrorParty;
+import org.latencylab.engine.api.Resend;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.TokenSource;
@@ -47,6 +49,9 @@ public final class StatsAccumulator {
     private final Map<ErrorKind, Long> errors = new EnumMap<>(ErrorKind.class);
     private final Map<TokenSource, Long> tokenSources = new EnumMap<>(TokenSource.class);
     private final Map<ErrorKind, String> errorExamples = new EnumMap<>(ErrorKind.class);
+    private final Map<ErrorParty, Long> errorParties = new EnumMap<>(ErrorParty.class);
+    private final Map<Resend, Long> resent = new EnumMap<>(Resend.class);
+    private long resendWastedNanos;
     private final List<Slo.Tally> tallies = new ArrayList<>();
     private final TreeMap<Long, Histogram> openSeconds = new TreeMap<>();
     private final List<double[]> closedSeconds = new ArrayList<>();
@@ -119,11 +124,16 @@ public final class StatsAccumulator {
             case ERROR -> {
                 failed++;
                 errors.merge(r.errorKind(), 1L, Long::sum);
+                errorParties.merge(ErrorParty.of(r.errorKind(), r.errorMessage()), 1L, Long::sum);
                 if (r.errorMessage() != null) {
                     errorExamples.putIfAbsent(r.errorKind(), r.errorMessage());
                 }
             }
             case CANCELLED -> cancelled++;
+        }
+        if (r.resent()) {
+            resent.merge(r.resend(), 1L, Long::sum);
+            resendWastedNanos += r.resendWastedNanos();
         }
         long start = r.intendedStartNanos() != RequestRecord.UNSET ? r.intendedStartNanos() : r.sendNanos();
         if (start != RequestRecord.UNSET) {
@@ -138,7 +148,7 @@ public final class StatsAccumulator {
             last = Math.max(last, r.sendNanos());
         }
         if (r.intendedStartNanos() != RequestRecord.UNSET && r.sendNanos() != RequestRecord.UNSET
-                && r.intendedStartNanos() != r.sendNanos()) {
+                && r.intendedStartNanos() != r.firstSendNanos()) { // a closed loop's re-send is still closed loop
             openLoop = true;
         }
         boolean meetsAll = r.succeeded();
@@ -325,7 +335,8 @@ public final class StatsAccumulator {
                 : judging.tierTable().classify(tierSummary.p(95.0).valueNanos());
         return new StatsReport(summaries, sent, succeeded, failed, cancelled, errors, outputTokens, tokenSources,
                 span, rate(outputTokens, seconds), rate(sent, seconds), rate(succeeded, seconds),
-                rate(goodCount, seconds), sloResults, judging.tierMetric(), tier, warnings, errorExamples);
+                rate(goodCount, seconds), sloResults, judging.tierMetric(), tier, warnings, errorExamples,
+                errorParties, resent, resendWastedNanos);
     }
 
     private static double rate(long count, double seconds) {

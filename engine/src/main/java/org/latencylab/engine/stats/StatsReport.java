@@ -1,6 +1,8 @@
 package org.latencylab.engine.stats;
 
 import org.latencylab.engine.api.ErrorKind;
+import org.latencylab.engine.api.ErrorParty;
+import org.latencylab.engine.api.Resend;
 import org.latencylab.engine.api.TokenSource;
 
 import java.util.Collections;
@@ -36,13 +38,20 @@ import java.util.Optional;
  * @param warnings                sample-size and data warnings; never null
  * @param errorExamples           the first error message seen per error kind (only kinds that occurred), so a
  *                                report can say what went wrong without reading the requests again
+ * @param errorsByParty           failed requests by whose failure they are ({@link ErrorParty#of}; only parties that
+ *                                occurred)
+ * @param resentByReason          requests sent once more on a new connection after their pooled connection failed
+ *                                before any response byte, by reason (only reasons that occurred; see {@link Resend})
+ * @param resendWastedNanos       the failed attempts' time of those requests, summed, ns
  */
 public record StatsReport(Map<String, MetricSummary> summaries, long sent, long succeeded, long failed, long cancelled,
                           Map<ErrorKind, Long> errorsByKind, long outputTokens,
                           Map<TokenSource, Long> outputTokensBySource, long wallSpanNanos,
                           double outputTokensPerSecond, double requestsPerSecond, double successesPerSecond,
                           double goodputRps, List<SloResult> sloResults, String tierMetric, Tier tier,
-                          List<String> warnings, Map<ErrorKind, String> errorExamples) {
+                          List<String> warnings, Map<ErrorKind, String> errorExamples,
+                          Map<ErrorParty, Long> errorsByParty, Map<Resend, Long> resentByReason,
+                          long resendWastedNanos) {
 
     /** Copies the collections (keeping their order) so the report is immutable. */
     public StatsReport {
@@ -54,6 +63,19 @@ public record StatsReport(Map<String, MetricSummary> summaries, long sent, long 
         warnings = List.copyOf(warnings);
         errorExamples = errorExamples == null || errorExamples.isEmpty() ? Map.of()
                 : Collections.unmodifiableMap(new EnumMap<>(errorExamples));
+        errorsByParty = errorsByParty == null || errorsByParty.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new EnumMap<>(errorsByParty));
+        resentByReason = resentByReason == null || resentByReason.isEmpty() ? Map.of()
+                : Collections.unmodifiableMap(new EnumMap<>(resentByReason));
+    }
+
+    /** @return requests sent once more on a new connection ({@link #resentByReason}, summed) */
+    public long resent() {
+        long n = 0;
+        for (long v : resentByReason.values()) {
+            n += v;
+        }
+        return n;
     }
 
     /** @param metric metric id, e.g. {@code "ttft"} @return its summary, or empty when it was not computed */

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.api.RequestRecord;
+import org.latencylab.engine.api.Resend;
 import org.latencylab.engine.api.TokenSource;
 import org.latencylab.engine.api.TokenTimeline;
 
@@ -79,6 +80,29 @@ class RequestLogTest {
         assertThat(b.attempts()).isEqualTo(3);
         assertThat(b.ttftNanos()).isEqualTo(-1);
         assertThat(b.e2eNanos()).isEqualTo(7_000_000L);
+    }
+
+    @Test
+    void aReSentRequestKeepsItsReasonItsWastedTimeAndItsFirstSend(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve(RequestLog.FILE_NAME);
+        RequestRecord.Builder b = success(3).toBuilder();
+        b.resend = Resend.CLOSED_BEFORE_RESPONSE;
+        b.resendWastedNanos = 400_000; // the first send at +1.1 ms, the re-send at +1.5 ms
+        b.attempts = 2;
+        try (RequestLog log = new RequestLog(f, ORIGIN)) {
+            log.append(b.build());
+        }
+        String line = Files.readAllLines(f).get(1);
+        assertThat(line).contains("\"resend\":\"closed_before_response\"").contains("\"resend_wasted_ms\":0.4")
+                .contains("\"first_send\":1100000");
+        RequestRecord back = RequestLog.read(f).get(0);
+        assertThat(back.resend()).isEqualTo(Resend.CLOSED_BEFORE_RESPONSE);
+        assertThat(back.resendWastedNanos()).isEqualTo(400_000L);
+        assertThat(back.ttftNanos()).as("from the re-send").isEqualTo(100_000_000L);
+        assertThat(back.dispatchLagNanos()).as("intended to first send: the wasted attempt is not dispatch lag")
+                .isEqualTo(100_000L);
+        assertThat(back.e2eFromIntendedNanos()).as("from the intended start it is all there").isEqualTo(200_500_000L);
+        assertThat(success(4).resent()).isFalse();
     }
 
     @Test

@@ -283,6 +283,9 @@ public final class ResultsViewModel {
             e.append(" (").append(r.errorsByKind().entrySet().stream().map(x -> x.getKey().id() + " " + x.getValue())
                     .collect(Collectors.joining(", "))).append(')');
         }
+        if (r.resent() > 0) { // not errors: the server closed pooled connections (ConsoleReport.resentLine)
+            e.append(", ").append(r.resent()).append(" re-sent after the server closed a pooled connection");
+        }
         return e.toString();
     }
 
