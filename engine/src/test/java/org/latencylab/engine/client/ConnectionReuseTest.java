@@ -143,10 +143,15 @@ class ConnectionReuseTest {
             }
         }
         if (b == Behaviour.RESET_ON_REUSE) {
-            // every reuse is reset: re-sent until the habit is learnt (then connections are not reused after streams)
-            assertThat(resent).as("reused connections were reset and their requests re-sent").isPositive();
-            assertThat(records.stream().filter(RequestRecord::resent).map(RequestRecord::resend).distinct())
-                    .containsAnyOf(Resend.RESET_BEFORE_RESPONSE, Resend.WRITE_FAILED);
+            // every reuse is reset: re-sent until the habit is learnt (then connections are not reused after
+            // streams); the warm-up's own re-sends may have taught it before the first measured request
+            List<String> notices = client.takeConnectionNotices();
+            assertThat(resent > 0 || !notices.isEmpty())
+                    .as("reused connections were reset and re-sent, or the habit was learnt: " + notices).isTrue();
+            assertThat(notices).hasSizeLessThanOrEqualTo(1);
+            assertThat(records.stream().filter(RequestRecord::resent).map(RequestRecord::resend))
+                    .allMatch(x -> x == Resend.RESET_BEFORE_RESPONSE || x == Resend.WRITE_FAILED
+                            || x == Resend.CLOSED_BEFORE_RESPONSE);
         }
         if (b == Behaviour.MAX_SAID && direct && concurrency == 1) {
             assertThat(resent).as("Keep-Alive: max=3 is followed: a connection is not used for a fourth request")
