@@ -36,7 +36,8 @@ import java.util.Objects;
  * @param inputTokens          prompt tokens reported by the server, or -1
  * @param outputTokens         generated tokens (server usage when reported, else tokenizer), >= 0
  * @param outputTokenSource    where {@code outputTokens} came from
- * @param attempts             attempts made (1 + retries), >= 1 once sent
+ * @param attempts             attempts made (1 + retries, and one more for a re-send on a new connection), >= 1 once
+ *                             sent
  * @param rateLimitedAttempts  attempts refused with 429
  * @param httpStatus           HTTP status of the last attempt, or 0 when no response arrived
  * @param outcome              how the request ended

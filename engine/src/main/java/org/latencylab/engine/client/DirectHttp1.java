@@ -44,8 +44,12 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * first byte on the wire. This path does the minimum an HTTP/1.1 client must (RFC 9112): it writes the request bytes
  * (encoded once per request object) in one write, reads the status line and header fields, and frames the body by
  * {@code Content-Length}, {@code chunked} transfer coding or connection close. Redirects are not followed (a 3xx is an
- * {@code http_status} error naming the target), the request is never repeated by the transport, and responses are
- * not decompressed ({@code Accept-Encoding: identity} is sent unless the endpoint sets its own).
+ * {@code http_status} error naming the target), the request is never repeated by the transport (a pooled
+ * connection the server had closed is reported as {@link StaleConnectionException}, and the client decides), and
+ * responses are not decompressed ({@code Accept-Encoding: identity} is sent unless the endpoint sets its own).
+ * Connections follow the server's rules: none is reused after {@code Connection: close} or an HTTP/1.0 response,
+ * after the {@code Keep-Alive: max} it announced, or when idle beyond its {@code Keep-Alive: timeout}
+ * ({@link KeepAlive}), nor after a streamed response to a server known to close then ({@link ConnectionHabits}).
  *
  * <p>Stamps: {@link TimingListener#requestSent} when the last request byte was handed to the kernel (read ahead, where
  * the socket is non-blocking: when the write call that handed it over began, as that call returns at once; a stamp

@@ -65,6 +65,14 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * {@code retry-after-ms}/{@code Retry-After} is honoured, else exponential backoff with full jitter (see
  * {@link RetryDelays}). Latencies still count from the first attempt's send time.
  *
+ * <h2>Re-sends on a new connection</h2>
+ * Apart from those retries, a request whose pooled connection the server had closed (the write failed, or the
+ * connection ended or was reset before any response byte: {@link StaleConnectionException}) is sent once more on a
+ * new connection, on both HTTP paths, and recorded as such ({@link org.latencylab.engine.api.Resend}); its latencies
+ * count from that send. The server's {@code Connection: close}, HTTP/1.0 and {@code Keep-Alive: timeout, max} are
+ * followed on the own path ({@link KeepAlive}); a server seen closing after each streamed response gets no reuse
+ * after streamed responses ({@link ConnectionHabits}, said through {@link #takeConnectionNotices}).
+ *
  * <h2>Secrets</h2>
  * The API key is read from the environment variable {@link Endpoint#apiKeyEnv()} at send time, through the
  * injected lookup; its value is removed from every error message and never stored in a record.
