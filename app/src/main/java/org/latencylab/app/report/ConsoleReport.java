@@ -450,6 +450,26 @@ public final class ConsoleReport {
         if (resent != null) {
             out.println(resent);
         }
+        String connects = connectsLine(s.connectedRequests(), s.sent(),
+                s.connectedRequests() == 0 ? 0 : Nanos.toMillis(s.connectNanosTotal()) / s.connectedRequests());
+        if (connects != null) {
+            out.println(connects);
+        }
+    }
+
+    /**
+     * @param connected requests that opened their connection inside their measured time
+     * @param sent      requests sent
+     * @param meanMs    their mean connect time, ms
+     * @return e.g. {@code connects: 200 of 200 requests opened their connection inside their measured time (...)},
+     *         or null when none did; the HTML report says the same
+     */
+    public static String connectsLine(long connected, long sent, double meanMs) {
+        if (connected == 0) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "connects: %d of %d requests opened their connection inside their measured"
+                + " time (connect %s on average, inside their TTFT and E2E)", connected, sent, Units.ms(meanMs));
     }
 
     /**

@@ -431,6 +431,11 @@ public final class HtmlReport {
         if (resent != null) {
             a("<p>").t(resent).a("</p>\n");
         }
+        String connects = ConsoleReport.connectsLine(summary.path("connected").asLong(), summary.path("sent").asLong(),
+                summary.path("connect_ms_mean").asDouble());
+        if (connects != null) {
+            a("<p>").t(connects).a("</p>\n");
+        }
         if (summary.hasNonNull("tier")) {
             StringBuilder line = new StringBuilder();
             line.append(summary.path("tier").asText()).append(" on P95 ")

@@ -192,6 +192,7 @@ public final class LlmClient implements AutoCloseable {
                 .callTimeout(Duration.ZERO)
                 .retryOnConnectionFailure(false)
                 .protocols(Objects.requireNonNull(version, "version").okhttpProtocols())
+                .addNetworkInterceptor(ledger.keepAliveRules())
                 .eventListenerFactory(call -> {
                     TimingListener t = call.request().tag(TimingListener.class);
                     return t != null ? t : EventListener.NONE;

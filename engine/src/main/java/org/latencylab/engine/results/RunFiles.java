@@ -58,7 +58,8 @@ import java.util.Map;
  * ({@link #readRunJson}). A {@code summary} holds {@code sent, succeeded, failed, cancelled, errors_by_kind,
  * errors_by_party (failed requests by whose failure: server, network, client; absent when none failed), resent,
  * resent_by_reason, resend_wasted_ms (requests sent once more after their pooled connection failed before any
- * response byte; absent when none was), output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
+ * response byte; absent when none was), connected, connect_ms_mean (requests that opened their connection inside
+ * their measured time, and their mean connect time; absent when none did), output_tokens, output_tokens_by_source, requests_per_s, output_tokens_per_s, goodput_rps, tier, tier_metric,
  * slos [{metric, percentile, max_ms, judged, met, compliance (null when nothing was judged), passed}], metrics {NAME: {count, mean_ms,
  * stddev_ms, min_ms, max_ms, percentiles [{p, value_ms, lower_ms, upper_ms, confidence (actual coverage of the
  * interval), target_confidence, enough_samples}], warnings}}, warnings}. All times in milliseconds unless the name says otherwise.
@@ -394,6 +395,10 @@ public final class RunFiles {
         if (!s.errorsByParty().isEmpty()) {
             ObjectNode ep = o.putObject("errors_by_party");
             s.errorsByParty().forEach((k, v) -> ep.put(k.id(), v));
+        }
+        if (s.connectedRequests() > 0) {
+            o.put("connected", s.connectedRequests());
+            o.put("connect_ms_mean", Nanos.toMillis(s.connectNanosTotal()) / s.connectedRequests());
         }
         if (s.resent() > 0) {
             o.put("resent", s.resent());

@@ -52,6 +52,8 @@ public final class StatsAccumulator {
     private final Map<ErrorParty, Long> errorParties = new EnumMap<>(ErrorParty.class);
     private final Map<Resend, Long> resent = new EnumMap<>(Resend.class);
     private long resendWastedNanos;
+    private long connected;
+    private long connectNanosTotal;
     private final List<Slo.Tally> tallies = new ArrayList<>();
     private final TreeMap<Long, Histogram> openSeconds = new TreeMap<>();
     private final List<double[]> closedSeconds = new ArrayList<>();
@@ -130,6 +132,10 @@ public final class StatsAccumulator {
                 }
             }
             case CANCELLED -> cancelled++;
+        }
+        if (r.connectStartNanos() != RequestRecord.UNSET && r.connectEndNanos() != RequestRecord.UNSET) {
+            connected++;
+            connectNanosTotal += r.connectNanos();
         }
         if (r.resent()) {
             resent.merge(r.resend(), 1L, Long::sum);
@@ -336,7 +342,7 @@ public final class StatsAccumulator {
         return new StatsReport(summaries, sent, succeeded, failed, cancelled, errors, outputTokens, tokenSources,
                 span, rate(outputTokens, seconds), rate(sent, seconds), rate(succeeded, seconds),
                 rate(goodCount, seconds), sloResults, judging.tierMetric(), tier, warnings, errorExamples,
-                errorParties, resent, resendWastedNanos);
+                errorParties, resent, resendWastedNanos, connected, connectNanosTotal);
     }
 
     private static double rate(long count, double seconds) {

@@ -43,6 +43,9 @@ import java.util.Optional;
  * @param resentByReason          requests sent once more on a new connection after their pooled connection failed
  *                                before any response byte, by reason (only reasons that occurred; see {@link Resend})
  * @param resendWastedNanos       the failed attempts' time of those requests, summed, ns
+ * @param connectedRequests       requests that opened their connection inside their measured time (a cold
+ *                                connection, a re-send, a server whose connections are not reused)
+ * @param connectNanosTotal       their TCP (and TLS) connect time, summed, ns
  */
 public record StatsReport(Map<String, MetricSummary> summaries, long sent, long succeeded, long failed, long cancelled,
                           Map<ErrorKind, Long> errorsByKind, long outputTokens,
@@ -51,7 +54,7 @@ public record StatsReport(Map<String, MetricSummary> summaries, long sent, long 
                           double goodputRps, List<SloResult> sloResults, String tierMetric, Tier tier,
                           List<String> warnings, Map<ErrorKind, String> errorExamples,
                           Map<ErrorParty, Long> errorsByParty, Map<Resend, Long> resentByReason,
-                          long resendWastedNanos) {
+                          long resendWastedNanos, long connectedRequests, long connectNanosTotal) {
 
     /** Copies the collections (keeping their order) so the report is immutable. */
     public StatsReport {
