@@ -280,7 +280,9 @@ public final class ResultsViewModel {
             e.append(", ").append(r.cancelled()).append(" cancelled");
         }
         if (!r.errorsByKind().isEmpty()) {
-            e.append(" (").append(r.errorsByKind().entrySet().stream().map(x -> x.getKey().id() + " " + x.getValue())
+            e.append(" (").append(r.errorsByKind().entrySet().stream().map(x -> x.getKey().id() + " " + x.getValue()
+                            + ", " + org.latencylab.engine.api.ErrorParty.of(x.getKey(),
+                            r.errorExamples().get(x.getKey())).words())
                     .collect(Collectors.joining(", "))).append(')');
         }
         if (r.resent() > 0) { // not errors: the server closed pooled connections (ConsoleReport.resentLine)

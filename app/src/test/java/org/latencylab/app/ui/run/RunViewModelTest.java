@@ -66,6 +66,25 @@ class RunViewModelTest {
     }
 
     @Test
+    void aServerThatClosesConnectionsShowsNoFailuresAndItsReSentRequestsInTheWindow() throws Exception {
+        try (org.latencylab.engine.client.ClosingServer server = new org.latencylab.engine.client.ClosingServer(
+                org.latencylab.engine.client.ClosingServer.Behaviour.MAX_UNSAID, 0, 3)) {
+            org.latencylab.engine.api.Endpoint e = new org.latencylab.engine.api.Endpoint("closing",
+                    org.latencylab.engine.api.Protocol.OPENAI_CHAT, server.baseUrl(), "m", null, java.util.Map.of(),
+                    true);
+            RunSpec spec = new RunSpec("closing", TargetSpec.of(e), ClientOptions.DEFAULTS,
+                    new StatsSettings(null, null, List.of()),
+                    List.of(new ProbeSpec(30, 1, 16, 4, true, false, 0)), null, null, 1);
+            ui.run(() -> vm.start(spec, runs));
+            RunResult r = awaitEnd(30_000);
+            long resent = r.steps().get(0).stats().resent();
+            assertThat(resent).as("every connection is closed after its third response").isPositive();
+            assertThat(ui.call(() -> results.errorsProperty().get())).isEqualTo("30 ok, 0 failed, " + resent
+                    + " re-sent after the server closed a pooled connection");
+        }
+    }
+
+    @Test
     void probeRunsToTheEndAndEveryRecordReachesTheResults() throws Exception {
         ui.run(() -> vm.start(probe("probe-test", 30, 6), runs));
         RunResult r = awaitEnd(30_000);
