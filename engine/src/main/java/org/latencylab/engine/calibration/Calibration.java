@@ -16,10 +16,9 @@ import org.latencylab.engine.load.ArrivalProcess;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.sim.SimProcess;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -60,7 +59,6 @@ public final class Calibration {
     /** Concurrency ladder used when no load is given. */
     public static final List<Integer> DEFAULT_LADDER = List.of(1, 16, 64, 256, 1024);
     private static final Duration SIMULATOR_START_TIMEOUT = Duration.ofSeconds(60);
-    private static final String BASE_URL_PREFIX = "ready on ";
 
     private final List<String> simulatorCommand;
     private final RunEngine engine;
@@ -212,7 +210,7 @@ public final class Calibration {
         Files.createDirectories(workDir);
         Path profile = workDir.resolve("calibration-profile.yaml");
         Files.writeString(profile, profileYaml(plan.eventsPerSecond()), StandardCharsets.UTF_8);
-        try (SimulatorProcess sim = SimulatorProcess.start(simulatorCommand, profile)) {
+        try (SimProcess sim = startSimulator(simulatorCommand, profile)) {
             progress.accept("stamping simulator started as process " + sim.pid() + " at " + sim.baseUrl());
             // an unreported first pass, so that no load pays for class loading and JIT compilation of the client
             Load warm = new Load(Math.min(8, plan.loads().get(0).concurrency() == null ? 8
@@ -316,90 +314,12 @@ public final class Calibration {
         return h.getTotalCount() == 0 ? Double.NaN : h.getMaxValue() / 1e6;
     }
 
-    /** The simulator in its own process: started with {@code sim --stamping}, stopped (and reaped) on close. */
-    static final class SimulatorProcess implements AutoCloseable {
-        private final Process process;
-        private final String baseUrl;
-
-        private SimulatorProcess(Process process, String baseUrl) {
-            this.process = process;
-            this.baseUrl = baseUrl;
-        }
-
-        static SimulatorProcess start(List<String> command, Path profile) throws IOException, InterruptedException {
-            List<String> cmd = new ArrayList<>(command);
-            cmd.addAll(List.of("sim", "--profile", profile.toString(), "--stamping", "--port", "0"));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-            java.util.concurrent.CompletableFuture<String> url = new java.util.concurrent.CompletableFuture<>();
-            StringBuilder seen = new StringBuilder();
-            Thread reader = Thread.ofPlatform().daemon(true).name("latencylab-calibration-sim-output").start(() -> {
-                try {
-                    String line;
-                    while ((line = out.readLine()) != null) {
-                        if (!url.isDone()) {
-                            synchronized (seen) {
-                                seen.append(line).append('\n');
-                            }
-                            int at = line.indexOf(BASE_URL_PREFIX);
-                            if (at >= 0) {
-                                url.complete(line.substring(at + BASE_URL_PREFIX.length()).split("\\s+")[0]);
-                            }
-                        }
-                        // keep draining so the simulator never blocks on a full pipe
-                    }
-                } catch (IOException e) {
-                    // the process ended
-                }
-                url.complete(null);
-            });
-            String base;
-            try {
-                base = url.get(SIMULATOR_START_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                base = null;
-            } catch (InterruptedException e) {
-                stop(p);
-                throw e;
-            }
-            if (base == null) {
-                stop(p);
-                String output;
-                synchronized (seen) {
-                    output = seen.toString().strip();
-                }
-                throw new IOException("the simulator process did not start (" + String.join(" ", cmd) + ")"
-                        + (output.isEmpty() ? "" : ": " + output));
-            }
-            reader.setName("latencylab-calibration-sim-output-" + p.pid());
-            return new SimulatorProcess(p, base);
-        }
-
-        String baseUrl() {
-            return baseUrl;
-        }
-
-        long pid() {
-            return process.pid();
-        }
-
-        private static void stop(Process p) {
-            p.destroy(); // SIGTERM: the simulator's shutdown hook closes its server
-            try {
-                if (!p.waitFor(10, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                    p.waitFor(10, TimeUnit.SECONDS);
-                }
-            } catch (InterruptedException e) {
-                p.destroyForcibly();
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public void close() {
-            stop(process);
-        }
+    /** The simulator in its own process, started with {@code sim --profile FILE --stamping --port 0}. */
+    private static SimProcess startSimulator(List<String> command, Path profile)
+            throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(command);
+        cmd.addAll(List.of("sim", "--profile", profile.toString(), "--stamping", "--port", "0"));
+        return SimProcess.start(cmd, SIMULATOR_START_TIMEOUT);
     }
 
     /**

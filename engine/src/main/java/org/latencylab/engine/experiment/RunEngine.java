@@ -260,7 +260,12 @@ public final class RunEngine {
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
                         Long.toString(originNanos & 0xffffff, 36));
                 if (spec.target().isSimulator()) {
-                    sim = SimulatorTarget.start(spec.target(), spec.seed());
+                    boolean inProcess = spec.experiments().stream()
+                            .anyMatch(e -> e instanceof org.latencylab.engine.transport.TransportsSpec);
+                    sim = SimulatorTarget.start(spec.target(), spec.seed(), inProcess);
+                    if (sim.notice() != null) {
+                        notice(sim.notice());
+                    }
                     endpoint = sim.endpoint();
                     endpointDescription = sim.describe();
                 } else {

@@ -155,8 +155,9 @@ public interface StepContext {
     Path runDirectory();
 
     /**
-     * @return the built-in simulator this run started (its other listeners — HTTP/2, gRPC — can be reached through
-     *         it), or null when the run measures a configured endpoint
+     * @return the built-in simulator this run started inside this JVM (its other listeners — HTTP/2, gRPC — can be
+     *         reached through it: a run with a transports step gets one), or null when the run measures a configured
+     *         endpoint or its simulator serves from a process of its own
      */
     default org.latencylab.engine.sim.SimServer simulator() {
         return null;

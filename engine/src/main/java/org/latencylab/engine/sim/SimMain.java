@@ -9,7 +9,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Serves one simulator as a process of its own, the way a GPU-server benchmark launches an inference engine:
  * {@code java -cp CLASSPATH org.latencylab.engine.sim.SimMain [sim] --profile vllm-like --port 8123
- * [--max-num-seqs 8] [--max-batched-tokens 2048] [--gpu-memory-gib 24] [--seed 42]}. The application's
+ * [--max-num-seqs 8] [--max-batched-tokens 2048] [--gpu-memory-gib 24] [--seed 42] [--stamping true]}. The application's
  * {@code latencylab sim} command offers the same options (with help); this entry point exists so that the engine
  * alone (and its tests) can launch a simulator process. Options are {@code --name value} pairs only, so they are
  * read from a map rather than with a command-line library, which the engine does not depend on.
@@ -26,8 +26,8 @@ public final class SimMain {
     /** Exit status on bad options. */
     public static final int EXIT_BAD_INPUT = 2;
 
-    private static final List<String> KNOWN = List.of("--profile", "--port", "--seed", "--max-num-seqs",
-            "--max-batched-tokens", "--gpu-memory-gib");
+    private static final List<String> KNOWN = List.of("--profile", "--port", "--seed", "--stamping",
+            "--max-num-seqs", "--max-batched-tokens", "--gpu-memory-gib");
 
     private SimMain() {
     }
@@ -54,7 +54,8 @@ public final class SimMain {
                     integer(o, "--max-num-seqs"), integer(o, "--max-batched-tokens"),
                     o.containsKey("--gpu-memory-gib") ? Double.valueOf(o.get("--gpu-memory-gib")) : null);
             options = SimOptions.builder().port(Integer.parseInt(o.getOrDefault("--port", "0")))
-                    .seed(Long.parseLong(o.getOrDefault("--seed", "42"))).build();
+                    .seed(Long.parseLong(o.getOrDefault("--seed", "42")))
+                    .stamping(Boolean.parseBoolean(o.getOrDefault("--stamping", "false"))).build();
         } catch (IllegalArgumentException e) {
             System.err.println("SimMain: " + e.getMessage());
             System.exit(EXIT_BAD_INPUT);

@@ -214,8 +214,13 @@ class RunEngineIntegrationTest {
         ProbeSpec slow = new ProbeSpec(1000, 4, 2048, 200, true, true, 0);
         RunSpec spec = new RunSpec("cancel", TargetSpec.simulator("llama-8b-class"), ClientOptions.DEFAULTS, null,
                 List.of(slow), null, null, 1);
-        RunHandle h = StepCatalog.engine().start(spec, dir.resolve("run"), RunListener.NONE);
-        Thread.sleep(1500);
+        java.util.concurrent.CountDownLatch sending = new java.util.concurrent.CountDownLatch(1);
+        RunHandle h = StepCatalog.engine().start(spec, dir.resolve("run"), s -> {
+            if (s.inFlight() > 0) { // requests are in flight: the cancel finds some to cancel
+                sending.countDown();
+            }
+        });
+        assertThat(sending.await(60, java.util.concurrent.TimeUnit.SECONDS)).as("the probe sends").isTrue();
         long t0 = System.nanoTime();
         h.cancel();
         RunResult r = h.await(Duration.ofSeconds(10));
