@@ -14,7 +14,7 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * <ul>
  *   <li>{@link #LATENCYLAB}: TTFT = send → first event carrying generated text; E2E = send → end of stream;
  *       ITL = each gap between consecutive token-bearing events (one value per gap); TPOT = (E2E − TTFT) /
- *       (output tokens − 1). See the README's metric table.</li>
+ *       (output tokens − 1). See docs/metrics.md.</li>
  *   <li>{@link #VLLM_BENCH}: {@code vllm bench serve}, {@code vllm/benchmarks/lib/endpoint_request_func.py}
  *       ({@code async_request_openai_chat_completions}): the TTFT clock stops at the first SSE chunk with a
  *       non-empty {@code choices} list, whatever its delta holds, so a role-only first chunk counts; every later
@@ -35,7 +35,7 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  */
 public enum MetricDefinition {
     /** LatencyLab's own definitions. */
-    LATENCYLAB("LatencyLab", "README, 'What the numbers mean'", "first token-bearing event",
+    LATENCYLAB("LatencyLab", "docs/metrics.md", "first token-bearing event",
             "gap per token-bearing event", "(E2E − TTFT) / (tokens − 1)"),
     /** {@code vllm bench serve}. */
     VLLM_BENCH("vLLM bench serve", "vllm/benchmarks/lib/endpoint_request_func.py, vllm/benchmarks/serve.py",
