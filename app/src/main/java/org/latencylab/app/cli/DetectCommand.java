@@ -1,5 +1,6 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.client.EndpointChecks;
 import org.latencylab.engine.client.EndpointDetector;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,9 +34,26 @@ final class DetectCommand implements Callable<Integer> {
         if (!baseUrl.startsWith("http://") && !baseUrl.startsWith("https://")) {
             throw new IllegalArgumentException("BASE_URL must start with http:// or https://, was '" + baseUrl + "'");
         }
-        Duration t = org.latencylab.engine.run.DurationText.parse(timeout);
+        Duration t;
+        try {
+            t = org.latencylab.engine.run.DurationText.parse(timeout);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--timeout: " + e.getMessage(), e);
+        }
+        if (t.isZero()) {
+            throw new IllegalArgumentException("--timeout must be more than 0, was '" + timeout + "'");
+        }
+        String keyProblem = EndpointChecks.keyProblem(apiKeyEnv, System::getenv);
+        if (!keyProblem.isEmpty()) {
+            throw new IllegalArgumentException("--api-key-env " + apiKeyEnv.strip() + ": " + keyProblem);
+        }
+        EndpointChecks.BaseUrl base = EndpointChecks.baseUrl(baseUrl);
+        if (base.stripped()) {
+            spec.commandLine().getErr().println("latencylab: " + base.notice());
+            spec.commandLine().getErr().flush();
+        }
         try (EndpointDetector d = new EndpointDetector(t, System::getenv)) {
-            EndpointDetector.Detection found = d.detect(baseUrl, apiKeyEnv);
+            EndpointDetector.Detection found = d.detect(base.url(), apiKeyEnv);
             var out = spec.commandLine().getOut();
             out.println(found.report());
             if (found.found() && found.models().size() > 1) {

@@ -18,8 +18,15 @@ public final class LatencyLabCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** @return a configured command line (bad-input errors exit with status 2) */
+    /** Where a failure's exception (class, stack trace) goes; the console gets its words only. */
+    private static final System.Logger LOG = System.getLogger(LatencyLabCommand.class.getName());
+
+    /**
+     * @return a configured command line (bad-input errors exit with status 2); library logging goes to the log file
+     * from here on ({@link LibraryLogging#install()})
+     */
     public static CommandLine commandLine() {
+        LibraryLogging.install();
         CommandLine cl = new CommandLine(new LatencyLabCommand());
         cl.setParameterExceptionHandler((ex, args) -> {
             java.io.PrintWriter err = ex.getCommandLine().getErr();
@@ -44,9 +51,13 @@ public final class LatencyLabCommand implements Runnable {
                 c.getErr().println("latencylab: " + ex.getMessage());
                 return ExitCodes.BAD_INPUT;
             }
-            // an I/O failure says what failed in its message; the exception's class name helps no user
-            c.getErr().println("latencylab: " + (ex instanceof java.io.UncheckedIOException && ex.getMessage() != null
-                    ? ex.getMessage() : ex.toString()));
+            // an I/O failure says what failed in its message; the exception's class name and stack trace help no
+            // user on the console, and go to the log file
+            LOG.log(System.Logger.Level.ERROR, "command failed: " + String.join(" ", parse.originalArgs()), ex);
+            String words = ex.getMessage() == null || ex.getMessage().isBlank()
+                    ? "failed unexpectedly (" + ex.getClass().getSimpleName() + "); details are in "
+                    + LibraryLogging.logFile() : ex.getMessage();
+            c.getErr().println("latencylab: " + words);
             return ExitCodes.RUN_FAILED;
         });
         return cl;

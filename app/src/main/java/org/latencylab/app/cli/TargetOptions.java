@@ -7,6 +7,7 @@ import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.run.DurationText;
+import org.latencylab.engine.client.EndpointChecks;
 import org.latencylab.engine.client.EndpointDetector;
 import org.latencylab.engine.sim.SimProfile;
 import picocli.CommandLine.Option;
@@ -69,7 +70,8 @@ final class TargetOptions {
     /**
      * @param err where to say which model was detected when {@code --url} came without {@code --model}
      * @return what to measure
-     * @throws IllegalArgumentException on a bad option, when {@code --out} already holds a run and {@code --overwrite}
+     * @throws IllegalArgumentException on a bad option, when {@code --api-key-env} names a variable that is not set
+     *                                  or empty, when {@code --out} already holds a run and {@code --overwrite}
      *                                  was not given, or when {@code --url} came without {@code --model} and the
      *                                  server lists no model; the message names the option or the file found
      */
@@ -97,6 +99,17 @@ final class TargetOptions {
             }
             return TargetSpec.simulator(simProfile);
         }
+        String keyProblem = EndpointChecks.keyProblem(apiKeyEnv, System::getenv);
+        if (!keyProblem.isEmpty()) {
+            // refused before anything is sent: against a paid API a run without its key is a screen of 401s
+            throw new IllegalArgumentException("--api-key-env " + apiKeyEnv.strip() + ": " + keyProblem);
+        }
+        EndpointChecks.BaseUrl base = EndpointChecks.baseUrl(url);
+        if (base.stripped()) {
+            err.println("latencylab: --url: " + base.notice());
+            err.flush();
+        }
+        url = base.url();
         String m = model == null ? "" : model.strip();
         if (m.isEmpty()) {
             m = detectModel(err);
@@ -115,6 +128,11 @@ final class TargetOptions {
             d = detector.detect(url, apiKeyEnv);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--url: " + e.getMessage(), e);
+        }
+        if (d.stopped()) {
+            throw new IllegalArgumentException(url + ": " + d.stopReason() + "; so no model could be found there:"
+                    + " check --url" + (d.probes().get(0).status() == 0 ? "" : " and --api-key-env")
+                    + ", or give --model NAME to send anyway");
         }
         if (d.proposedModel().isEmpty()) {
             boolean unreachable = !d.probes().isEmpty() && d.probes().stream().allMatch(pr -> pr.status() == 0);

@@ -28,8 +28,11 @@ import java.util.function.Function;
  *   <li>gRPC {@code inference.GRPCInferenceService/ServerLive} — a KServe v2 / Triton gRPC server answers
  *       {@code live}; protocol {@code kserve-grpc} (the API lists no models: give the model name yourself).</li>
  * </ol>
- * When none answers, the result lists every URL tried and what it answered. Thread-safe; close it to release
- * its connections.
+ * When none answers, the result lists every URL tried and what it answered. A known API path at the end of the URL
+ * ({@link EndpointChecks#API_PATHS}) is taken off first. Probing stops after the first probe when its answer shows
+ * that the others, which go to the same host and port, cannot fare better ({@link Detection#stopReason()}): the host
+ * name does not resolve, the TLS handshake got no TLS answer, or the server wants an API key (HTTP 401 or 403).
+ * Thread-safe; close it to release its connections.
  */
 public final class EndpointDetector implements AutoCloseable {
     private final OkHttpClient http;
@@ -68,12 +71,33 @@ public final class EndpointDetector implements AutoCloseable {
      * @param proposedModel a model id the server listed, or "" when none was listed
      * @param models        every model id the matching probe listed (may be empty)
      * @param probes        every probe made, in order
+     * @param stopReason    why probing stopped after the first probe, in words (e.g. {@code the host name H does
+     *                      not resolve (unknown host); check the URL's host name}); "" when every probe was made or
+     *                      a protocol was found
      */
     public record Detection(Optional<Protocol> protocol, String proposedModel, List<String> models,
-                            List<Probe> probes) {
+                            List<Probe> probes, String stopReason) {
         public Detection {
             models = List.copyOf(models);
             probes = List.copyOf(probes);
+            stopReason = stopReason == null ? "" : stopReason;
+        }
+
+        /**
+         * A detection that made every probe it needed.
+         *
+         * @param protocol      the protocol found, or empty
+         * @param proposedModel a listed model id, or ""
+         * @param models        every listed model id
+         * @param probes        every probe made
+         */
+        public Detection(Optional<Protocol> protocol, String proposedModel, List<String> models, List<Probe> probes) {
+            this(protocol, proposedModel, models, probes, "");
+        }
+
+        /** @return true when probing stopped early ({@link #stopReason()} says why) */
+        public boolean stopped() {
+            return !stopReason.isEmpty();
         }
 
         /** @return true when a protocol was found */
@@ -85,6 +109,10 @@ public final class EndpointDetector implements AutoCloseable {
         public String report() {
             if (protocol.isPresent()) {
                 return "detected " + protocol.get().id() + (proposedModel.isEmpty() ? "" : ", model " + proposedModel);
+            }
+            if (stopped()) {
+                return "no known LLM API found: " + stopReason + " (GET " + probes.get(0).url()
+                        + "; the other probes go to the same host and port and were not made)";
             }
             StringBuilder sb = new StringBuilder("no known LLM API found; tried:");
             for (Probe p : probes) {
@@ -98,16 +126,14 @@ public final class EndpointDetector implements AutoCloseable {
     /**
      * Probes a server.
      *
-     * @param baseUrl   base URL, e.g. {@code http://127.0.0.1:8000} (a trailing {@code /v1} is allowed)
+     * @param baseUrl   base URL, e.g. {@code http://127.0.0.1:8000} (a trailing {@code /v1} is allowed, and a known
+     *                  API path such as {@code /v1/chat/completions} is taken off: {@link EndpointChecks#baseUrl})
      * @param apiKeyEnv name of the environment variable holding a key to send as a bearer token, or null
      * @return the detection; never throws for network failures (they are listed in the probes)
      * @throws IllegalArgumentException when {@code baseUrl} is not an http(s) URL
      */
     public Detection detect(String baseUrl, String apiKeyEnv) {
-        String base = baseUrl == null ? "" : baseUrl.strip();
-        while (base.endsWith("/")) {
-            base = base.substring(0, base.length() - 1);
-        }
+        String base = EndpointChecks.baseUrl(baseUrl).url();
         if (HttpUrl.parse(base) == null) {
             throw new IllegalArgumentException("base URL '" + baseUrl + "' is not an http:// or https:// URL");
         }
@@ -115,7 +141,11 @@ public final class EndpointDetector implements AutoCloseable {
         List<Probe> probes = new ArrayList<>();
         String root = base.endsWith("/v1") ? base.substring(0, base.length() - 3) : base;
 
-        JsonNode models = get(LlmClient.joinUrl(base, "/v1/models"), key, probes);
+        String[] stop = {""};
+        JsonNode models = get(LlmClient.joinUrl(base, "/v1/models"), key, apiKeyEnv, probes, stop);
+        if (!stop[0].isEmpty()) {
+            return new Detection(Optional.empty(), "", List.of(), probes, stop[0]);
+        }
         if (models != null && models.path("data").isArray()) {
             List<String> ids = new ArrayList<>();
             models.path("data").forEach(m -> {
@@ -127,7 +157,7 @@ public final class EndpointDetector implements AutoCloseable {
         }
         mismatch(models, probes, "no \"data\" list of models");
 
-        JsonNode tags = get(root + "/api/tags", key, probes);
+        JsonNode tags = get(root + "/api/tags", key, apiKeyEnv, probes, stop);
         if (tags != null && tags.path("models").isArray()) {
             List<String> names = new ArrayList<>();
             tags.path("models").forEach(m -> {
@@ -141,7 +171,7 @@ public final class EndpointDetector implements AutoCloseable {
         }
         mismatch(tags, probes, "no \"models\" list");
 
-        JsonNode info = get(root + "/info", key, probes);
+        JsonNode info = get(root + "/info", key, apiKeyEnv, probes, stop);
         if (info != null && info.path("model_id").isTextual()) {
             String id = info.path("model_id").asText();
             return new Detection(Optional.of(Protocol.TGI_GENERATE), id, List.of(id), probes);
@@ -166,16 +196,24 @@ public final class EndpointDetector implements AutoCloseable {
         }
     }
 
-    /** GETs a URL; returns its JSON object on a 2xx JSON answer, else null; records the probe either way. */
-    private JsonNode get(String url, String key, List<Probe> probes) {
+    /**
+     * GETs a URL; returns its JSON object on a 2xx JSON answer, else null; records the probe either way, and in
+     * {@code stop[0]} the words why no further probe can fare better (else leaves it "").
+     */
+    private JsonNode get(String url, String key, String apiKeyEnv, List<Probe> probes, String[] stop) {
         Request.Builder rb = new Request.Builder().url(url).get().header("Accept", "application/json");
-        if (key != null && !key.isEmpty()) {
+        boolean keySent = key != null && !key.isEmpty();
+        if (keySent) {
             rb.header("Authorization", "Bearer " + key);
         }
-        try (Response r = http.newCall(rb.build()).execute()) {
+        TlsWatch tls = new TlsWatch();
+        try (Response r = http.newBuilder().eventListener(tls).build().newCall(rb.build()).execute()) {
             String body = r.peekBody(64 * 1024).string();
             if (!r.isSuccessful()) {
                 probes.add(new Probe(url, r.code(), redact(ProtocolAdapter.excerpt(body), key)));
+                if (r.code() == 401 || r.code() == 403) {
+                    stop[0] = EndpointChecks.keyRefused(r.code(), keySent ? apiKeyEnv : null);
+                }
                 return null;
             }
             JsonNode node = ProtocolAdapter.parseObject(body);
@@ -183,8 +221,37 @@ public final class EndpointDetector implements AutoCloseable {
                     ? "not a JSON object: " + redact(ProtocolAdapter.excerpt(body), key) : "ok"));
             return node;
         } catch (IOException | RuntimeException e) {
-            probes.add(new Probe(url, 0, redact(IoErrors.describe(e), key)));
+            String words = IoErrors.describe(e);
+            HttpUrl u = HttpUrl.parse(url);
+            if (tls.handshakeUnfinished() && !words.contains("TLS") && u != null) {
+                // a timeout inside the handshake: nothing that reads as TLS came back
+                words = IoErrors.tlsNoAnswer(u.host() + ":" + u.port());
+            }
+            probes.add(new Probe(url, 0, redact(words, key)));
+            if (IoErrors.unknownHost(e) || tls.handshakeUnfinished()) {
+                stop[0] = words;
+            }
             return null;
+        }
+    }
+
+    /** Sees whether a call's TLS handshake began and did not end (one listener per call). */
+    private static final class TlsWatch extends okhttp3.EventListener {
+        private volatile boolean started;
+        private volatile boolean ended;
+
+        @Override
+        public void secureConnectStart(okhttp3.Call call) {
+            started = true;
+        }
+
+        @Override
+        public void secureConnectEnd(okhttp3.Call call, okhttp3.Handshake handshake) {
+            ended = true;
+        }
+
+        boolean handshakeUnfinished() {
+            return started && !ended;
         }
     }
 

@@ -185,10 +185,11 @@ public final class RunComparison {
             try {
                 n = JSON.readTree(f.toFile());
             } catch (IOException e) {
-                if (e instanceof com.fasterxml.jackson.core.JsonProcessingException) {
-                    throw new IllegalArgumentException(f + ": not JSON: " + e.getMessage(), e);
+                if (e instanceof com.fasterxml.jackson.core.JsonProcessingException
+                        || e instanceof java.io.CharConversionException) {
+                    throw org.latencylab.engine.results.ReadErrors.badInput(f, e);
                 }
-                throw new UncheckedIOException("cannot read " + f + ": " + e.getMessage(), e);
+                throw new UncheckedIOException(org.latencylab.engine.results.ReadErrors.describe(f, e), e);
             }
             if (n.path("format").asInt(-1) != RunFiles.FORMAT) {
                 throw new IllegalArgumentException(f + ": field 'format' must be " + RunFiles.FORMAT + ", was "

@@ -11,7 +11,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  *
  * @param requests        number of requests, >= 1 (default 100)
  * @param concurrency     requests in flight at once, >= 1 (default 1)
- * @param promptTokens    prompt length in tokens (LatencyLab's tokenizer), >= 1 (default 256)
+ * @param promptTokens    prompt length in tokens (LatencyLab's tokenizer), in 1..{@link
+ *                        org.latencylab.engine.prompt.PromptBuilder#MAX_TOKENS} (default 256)
  * @param maxOutputTokens tokens to generate, >= 1 (default 64)
  * @param stream          streaming (default true)
  * @param cold            unique prompt prefix per request so no prefix cache helps (default true)
@@ -34,6 +35,7 @@ public record ProbeSpec(@JsonProperty("requests") Integer requests,
         requests = atLeast("requests", requests, 100, 1);
         concurrency = atLeast("concurrency", concurrency, 1, 1);
         promptTokens = atLeast("promptTokens", promptTokens, 256, 1);
+        promptAtMost("promptTokens", "", promptTokens);
         maxOutputTokens = atLeast("maxOutputTokens", maxOutputTokens, 64, 1);
         stream = stream == null || stream;
         cold = cold == null || cold;
@@ -58,6 +60,19 @@ public record ProbeSpec(@JsonProperty("requests") Integer requests,
     @Override
     public boolean streaming() {
         return stream;
+    }
+
+    /**
+     * Refuses a prompt longer than the prompt builder makes, when the spec is made (so a plan is refused before its
+     * run directory exists), in the words the scenario and the command line show.
+     *
+     * @throws InvalidFieldException when {@code tokens} is above {@link org.latencylab.engine.prompt.PromptBuilder#MAX_TOKENS}
+     */
+    static void promptAtMost(String field, String prefix, int tokens) {
+        if (tokens > org.latencylab.engine.prompt.PromptBuilder.MAX_TOKENS) {
+            throw new InvalidFieldException(field, prefix + field + " must be at most " + org.latencylab.engine.prompt.PromptBuilder.MAX_TOKENS
+                    + " tokens (the longest prompt LatencyLab builds), was " + tokens);
+        }
     }
 
     static Integer atLeast(String field, Integer value, int dflt, int min) {

@@ -11,7 +11,8 @@ import java.util.List;
  * power-law fit {@code TTFT = a · n^α} (optionally {@code + c}) of P50 and P95 TTFT against the context length.
  * Scenario type {@code "sweep"}. Immutable and thread-safe.
  *
- * @param contextTokens     prompt lengths in tokens, each >= 1, at least one (default 2048, 8192, 32768)
+ * @param contextTokens     prompt lengths in tokens, each in 1..{@link org.latencylab.engine.prompt.PromptBuilder#MAX_TOKENS},
+ *                          at least one (default 2048, 8192, 32768)
  * @param requestsPerLength requests per length, >= 1 (default 20)
  * @param concurrency       requests in flight at once, >= 1 (default 1)
  * @param maxOutputTokens   tokens to generate per request, >= 1 (default 16; a sweep measures prefill)
@@ -44,6 +45,7 @@ public record SweepSpec(@JsonProperty("contextTokens") List<Integer> contextToke
             if (n == null || n < 1) {
                 throw new InvalidFieldException("contextTokens", "contextTokens must be token counts >= 1, was " + n);
             }
+            ProbeSpec.promptAtMost("contextTokens", "", n);
         }
         requestsPerLength = ProbeSpec.atLeast("requestsPerLength", requestsPerLength, 20, 1);
         concurrency = ProbeSpec.atLeast("concurrency", concurrency, 1, 1);

@@ -18,7 +18,7 @@ import java.util.Locale;
  *
  * @param rowAxis         {@code concurrency} (closed loop, default) or {@code rate} (open loop, requests/s)
  * @param rowValues       values of the row axis: worker counts (integers &gt;= 1) or rates (&gt; 0 req/s); at least one
- * @param contextTokens   prompt lengths of the columns, tokens, each &gt;= 1; at least one
+ * @param contextTokens   prompt lengths of the columns, tokens, each 1..{@link org.latencylab.engine.prompt.PromptBuilder#MAX_TOKENS}; at least one
  * @param cellDuration    how long each cell runs; or null when bounded by {@code cellRequests}
  * @param cellRequests    requests per cell, &gt;= 1; or null when bounded by {@code cellDuration}
  * @param warmup          per-cell warmup excluded from the cell's statistics; default 0
@@ -76,6 +76,10 @@ public record GridSpec(String rowAxis, List<Double> rowValues, List<Integer> con
         for (Integer c : contextTokens) {
             if (c == null || c < 1) {
                 throw new InvalidFieldException("contextTokens", "grid: contextTokens must be >= 1, was " + c);
+            }
+            if (c > org.latencylab.engine.prompt.PromptBuilder.MAX_TOKENS) {
+                throw new InvalidFieldException("contextTokens", "grid: contextTokens must be at most "
+                        + org.latencylab.engine.prompt.PromptBuilder.MAX_TOKENS + " tokens (the longest prompt LatencyLab builds), was " + c);
             }
         }
         contextTokens = List.copyOf(contextTokens);

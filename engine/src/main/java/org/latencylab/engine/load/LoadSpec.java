@@ -44,7 +44,7 @@ import java.util.List;
  * @param firstTokenDeadline hard deadline for the first token, counted from the intended start (null = none): a
  *                           request without a first token by then is interrupted and ends as an error of kind
  *                           {@code timeout}; counted in {@code deadlineMisses}
- * @param contextTokens      prompt length in tokens, &gt;= 1; default 128
+ * @param contextTokens      prompt length in tokens, 1..{@link org.latencylab.engine.prompt.PromptBuilder#MAX_TOKENS}; default 128
  * @param coldPrompts        scenario field {@code cold} ({@code coldPrompts} accepted too): true gives a unique prompt
  *                           prefix per request (no prefix cache helps); default false, because building a cold
  *                           prompt costs the client CPU on every request at high rates
@@ -186,6 +186,10 @@ public record LoadSpec(
         contextTokens = contextTokens == null ? 128 : contextTokens;
         if (contextTokens < 1) {
             throw new InvalidFieldException("contextTokens", "load: contextTokens must be >= 1, was " + contextTokens);
+        }
+        if (contextTokens > org.latencylab.engine.prompt.PromptBuilder.MAX_TOKENS) {
+            throw new InvalidFieldException("contextTokens", "load: contextTokens must be at most "
+                    + org.latencylab.engine.prompt.PromptBuilder.MAX_TOKENS + " tokens (the longest prompt LatencyLab builds), was " + contextTokens);
         }
         coldPrompts = coldPrompts != null && coldPrompts;
         maxOutputTokens = maxOutputTokens == null ? 16 : maxOutputTokens;

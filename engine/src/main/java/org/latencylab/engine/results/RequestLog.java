@@ -247,7 +247,11 @@ public final class RequestLog implements AutoCloseable {
                         if (next == null) {
                             break; // torn last line
                         }
-                        throw new IllegalArgumentException(file + ":" + no + ": not JSON: " + e.getOriginalMessage(), e);
+                        // one JSON value per line: the file's line number, and the column within that line
+                        String column = ReadErrors.location(e).replaceFirst("^line \\d+, ", "");
+                        throw new IllegalArgumentException(file + ": line " + no
+                                + (column.startsWith("column") ? ", " + column : "") + ": not a JSON record: "
+                                + ReadErrors.words(e), e);
                     }
                     if (node.has(HEADER_FIELD)) {
                         checkFormat(file, no, node.get(HEADER_FIELD));

@@ -196,10 +196,10 @@ public final class RunFiles {
         JsonNode n;
         try {
             n = MAPPER.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalArgumentException(file + ": not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException | java.io.CharConversionException e) {
+            throw ReadErrors.badInput(file, e);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(ReadErrors.describe(file, e), e);
         }
         if (n == null || !n.isObject()) {
             throw new IllegalArgumentException(file + ": expected a JSON object");

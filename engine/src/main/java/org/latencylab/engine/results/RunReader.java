@@ -120,7 +120,7 @@ public final class RunReader {
                     results.put(label, RESULTS.treeToValue(st.get("result"), cls));
                 } catch (com.fasterxml.jackson.core.JsonProcessingException | IllegalArgumentException e) {
                     throw new IllegalArgumentException(file + ": field 'steps[" + label + "].result': "
-                            + e.getMessage(), e);
+                            + ReadErrors.words(e), e);
                 }
             }
         }

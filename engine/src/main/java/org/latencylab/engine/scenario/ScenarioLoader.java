@@ -147,9 +147,9 @@ public final class ScenarioLoader {
                     .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
             root = reader.readTree(in);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(fileName + ": " + syntaxError(fileName, e), e);
+            throw new IllegalArgumentException(syntaxError(fileName, e), e);
         } catch (IOException e) {
-            throw new IllegalArgumentException(fileName + ": cannot read: " + e.getMessage(), e);
+            throw org.latencylab.engine.results.ReadErrors.badInput(java.nio.file.Path.of(fileName), e);
         }
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(fileName + ": expected a mapping with 'name', 'endpoint' and 'experiments'");
@@ -513,11 +513,19 @@ public final class ScenarioLoader {
         if (e.getCause() instanceof org.yaml.snakeyaml.error.MarkedYAMLException y && y.getProblemMark() != null) {
             var at = y.getProblemMark();
             var from = y.getContextMark();
-            return "not valid YAML at line " + (at.getLine() + 1) + ", column " + (at.getColumn() + 1) + ": "
+            return fileName + ": not valid YAML at line " + (at.getLine() + 1) + ", column " + (at.getColumn() + 1) + ": "
                     + y.getProblem() + (y.getContext() == null ? "" : " (" + y.getContext()
                     + (from == null ? "" : " that begins at line " + (from.getLine() + 1)) + ")");
         }
-        return "not valid " + (fileName.endsWith(".json") ? "JSON" : "YAML") + " at line "
-                + e.getLocation().getLineNr() + ": " + e.getOriginalMessage();
+        String words = org.latencylab.engine.results.ReadErrors.words(e);
+        String at = org.latencylab.engine.results.ReadErrors.location(e);
+        if (words.contains("special characters are not allowed")) {
+            // SnakeYAML's reader met a control character or a byte that is no text
+            return fileName + ": " + (at.isEmpty() ? "" : at + ": ") + "not YAML text: it holds control characters"
+                    + " or binary bytes (is it a binary file?)";
+        }
+        return fileName + ": " + (at.isEmpty() ? "" : at + ": ") + (words.startsWith("not UTF-8")
+                || words.startsWith("the file") ? words
+                : "not valid " + (fileName.endsWith(".json") ? "JSON" : "YAML") + ": " + words);
     }
 }

@@ -17,6 +17,7 @@ import org.latencylab.app.ui.settings.AppSettings;
 import org.latencylab.app.ui.settings.EndpointConfig;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
+import org.latencylab.engine.client.EndpointChecks;
 import org.latencylab.engine.run.TargetSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -199,7 +200,10 @@ public final class EndpointsViewModel {
     }
 
     /**
-     * Validates the editor and writes it into the list (renaming the entry when the name changed).
+     * Validates the editor and writes it into the list (renaming the entry when the name changed). A base URL that
+     * ends in an API path is saved without it, and the message says so in the command line's words
+     * ({@link EndpointChecks.BaseUrl#notice()}); so does an API key variable that is not set (the endpoint is saved:
+     * the variable may be set before the next start).
      *
      * @return true when saved; otherwise {@link #messageProperty()} says what is wrong
      */
@@ -216,6 +220,7 @@ public final class EndpointsViewModel {
             return false;
         }
         String old = selected.get();
+        EndpointChecks.BaseUrl base = EndpointChecks.baseUrl(baseUrl.get());
         if (!cfg.name().equals(old) && saved.containsKey(cfg.name())) {
             message.set("an endpoint named '" + cfg.name() + "' already exists");
             return false;
@@ -228,7 +233,12 @@ public final class EndpointsViewModel {
         saved.putAll(copy);
         refreshNames();
         selected.set(cfg.name());
-        message.set("saved " + cfg.name());
+        if (base.stripped()) {
+            baseUrl.set(base.url()); // the field shows what was saved
+        }
+        String key = EndpointChecks.keyProblem(cfg.apiKeyEnv(), env);
+        message.set("saved " + cfg.name() + (base.stripped() ? " · " + base.notice() : "")
+                + (key.isEmpty() ? "" : " · " + key));
         onChange.run();
         return true;
     }
@@ -260,13 +270,19 @@ public final class EndpointsViewModel {
 
     /**
      * @return the target of a run: the simulator with the chosen profile, or the selected endpoint
-     * @throws IllegalArgumentException when the selected endpoint is invalid
+     * @throws IllegalArgumentException when the selected endpoint is invalid, or its API key variable is not set or
+     *                                  empty (the words of {@link EndpointChecks#keyProblem}, as on the command line)
      */
     public TargetSpec target() {
         if (simulatorSelected.get()) {
             return TargetSpec.simulator(simProfile.get());
         }
-        return TargetSpec.of(editorConfig().toEndpoint());
+        Endpoint e = editorConfig().toEndpoint();
+        String key = EndpointChecks.keyProblem(e.apiKeyEnv(), env);
+        if (!key.isEmpty()) {
+            throw new IllegalArgumentException(key);
+        }
+        return TargetSpec.of(e);
     }
 
     /** Sends one small request to the selected endpoint (or a temporary simulator) in the background. */
@@ -282,6 +298,11 @@ public final class EndpointsViewModel {
                 endpoint = editorConfig().toEndpoint();
             } catch (IllegalArgumentException e) {
                 testStatus.set("FAILED · " + e.getMessage());
+                return;
+            }
+            String key = EndpointChecks.keyProblem(endpoint.apiKeyEnv(), env);
+            if (!key.isEmpty()) {
+                testStatus.set("FAILED · " + key); // nothing is sent without the key the endpoint names
                 return;
             }
         }
@@ -302,8 +323,9 @@ public final class EndpointsViewModel {
 
     private EndpointConfig editorConfig() {
         Map<String, String> h = parseHeaders(headers.get());
+        // a pasted URL with the API path still on it is used as its base URL (apply() says so)
         return new EndpointConfig(name.get() == null ? "" : name.get().strip(), protocol.get().id(),
-                baseUrl.get() == null ? "" : baseUrl.get().strip(), model.get(), apiKeyEnv.get(), h, verifyTls.get());
+                EndpointChecks.baseUrl(baseUrl.get()).url(), model.get(), apiKeyEnv.get(), h, verifyTls.get());
     }
 
     /**

@@ -221,8 +221,15 @@ public final class ExperimentViewModel {
         if (lengths.isEmpty()) {
             throw new IllegalArgumentException("choose at least one context length for the sweep");
         }
-        return new SweepSpec(lengths, requestsPerLength.get(), concurrency.get(), Defaults.SWEEP_MAX_OUTPUT_TOKENS,
-                cold.get(), null, null, null);
+        try {
+            return new SweepSpec(lengths, requestsPerLength.get(), concurrency.get(), Defaults.SWEEP_MAX_OUTPUT_TOKENS,
+                    cold.get(), null, null, null);
+        } catch (org.latencylab.engine.api.InvalidFieldException e) {
+            if ("contextTokens".equals(e.field())) { // the engine's words, with the form's name for the field
+                throw new IllegalArgumentException(e.getMessage().replaceFirst("^contextTokens ", "context length "), e);
+            }
+            throw e;
+        }
     }
 
     /**
