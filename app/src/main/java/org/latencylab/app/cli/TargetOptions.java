@@ -19,7 +19,8 @@ import java.util.Map;
 /** Options shared by {@code probe} and {@code sweep}: what to measure and where to write it. */
 final class TargetOptions {
     @Option(names = "--url", paramLabel = "BASE_URL",
-            description = "endpoint base URL, e.g. http://127.0.0.1:8000 (default: the built-in simulator)")
+            description = "endpoint base URL, e.g. http://127.0.0.1:8000; an API path pasted with it (/v1/chat/completions"
+                    + " and the like) is taken off, and the console says so (default: the built-in simulator)")
     String url;
 
     @Option(names = "--protocol", paramLabel = "PROTOCOL", defaultValue = "openai-chat",
@@ -33,7 +34,8 @@ final class TargetOptions {
     String model;
 
     @Option(names = "--api-key-env", paramLabel = "VAR",
-            description = "environment variable that holds the API key (the key itself is never written anywhere)")
+            description = "environment variable that holds the API key (the key itself is never written anywhere);"
+                    + " refused before anything is sent when it is not set or empty")
     String apiKeyEnv;
 
     @Option(names = "--sim", paramLabel = "PROFILE", defaultValue = Defaults.SIM_PROFILE,

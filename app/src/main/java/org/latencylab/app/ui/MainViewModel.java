@@ -179,6 +179,11 @@ public final class MainViewModel {
             message.set("cannot start: " + e.getMessage());
             return;
         }
+        String key = endpoints.keyProblem();
+        if (!key.isEmpty()) { // nothing is sent: against a paid API a run without its key is a run of 401s
+            message.set("cannot start: " + key);
+            return;
+        }
         message.set("");
         save();
         run.start(spec, runsDir());

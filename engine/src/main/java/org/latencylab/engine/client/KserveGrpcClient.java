@@ -353,8 +353,7 @@ final class KserveGrpcClient implements AutoCloseable {
 
     private void classify(Status s, ResponseCollector c, long nanos, RequestRecord.Builder b) {
         String detail = s.getCode() + (s.getDescription() == null ? "" : ": " + s.getDescription())
-                + (s.getCause() == null ? "" : " (" + s.getCause().getClass().getSimpleName()
-                + (s.getCause().getMessage() == null ? "" : ": " + s.getCause().getMessage()) + ")");
+                + (s.getCause() == null ? "" : " (" + IoErrors.describe(s.getCause()) + ")");
         String method = "inference.GRPCInferenceService/" + (b.stream ? "ModelStreamInfer" : "ModelInfer");
         Throwable cause = rootCause(s.getCause());
         String desc = String.valueOf(s.getDescription());
@@ -505,7 +504,7 @@ final class KserveGrpcClient implements AutoCloseable {
             return e.getStatus().getCode() + (e.getStatus().getDescription() == null ? ""
                     : ": " + ProtocolAdapter.excerpt(e.getStatus().getDescription()));
         } catch (RuntimeException e) {
-            return e.getClass().getSimpleName() + ": " + e.getMessage();
+            return IoErrors.describe(e);
         } finally {
             ch.shutdownNow();
         }

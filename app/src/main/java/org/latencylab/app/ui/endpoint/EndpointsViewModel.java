@@ -270,19 +270,22 @@ public final class EndpointsViewModel {
 
     /**
      * @return the target of a run: the simulator with the chosen profile, or the selected endpoint
-     * @throws IllegalArgumentException when the selected endpoint is invalid, or its API key variable is not set or
-     *                                  empty (the words of {@link EndpointChecks#keyProblem}, as on the command line)
+     * @throws IllegalArgumentException when the selected endpoint is invalid
      */
     public TargetSpec target() {
         if (simulatorSelected.get()) {
             return TargetSpec.simulator(simProfile.get());
         }
-        Endpoint e = editorConfig().toEndpoint();
-        String key = EndpointChecks.keyProblem(e.apiKeyEnv(), env);
-        if (!key.isEmpty()) {
-            throw new IllegalArgumentException(key);
-        }
-        return TargetSpec.of(e);
+        return TargetSpec.of(editorConfig().toEndpoint());
+    }
+
+    /**
+     * @return what keeps the selected endpoint's API key from being sent, in the command line's words
+     * ({@link EndpointChecks#keyProblem}: its variable is not set, or empty); "" when nothing does (no key named, or
+     * the simulator)
+     */
+    public String keyProblem() {
+        return simulatorSelected.get() ? "" : EndpointChecks.keyProblem(apiKeyEnv.get(), env);
     }
 
     /** Sends one small request to the selected endpoint (or a temporary simulator) in the background. */
@@ -323,9 +326,10 @@ public final class EndpointsViewModel {
 
     private EndpointConfig editorConfig() {
         Map<String, String> h = parseHeaders(headers.get());
-        // a pasted URL with the API path still on it is used as its base URL (apply() says so)
+        // a pasted URL with the API path still on it is used as its base URL (apply() says so); others as typed
+        EndpointChecks.BaseUrl base = EndpointChecks.baseUrl(baseUrl.get());
         return new EndpointConfig(name.get() == null ? "" : name.get().strip(), protocol.get().id(),
-                EndpointChecks.baseUrl(baseUrl.get()).url(), model.get(), apiKeyEnv.get(), h, verifyTls.get());
+                base.stripped() ? base.url() : base.given(), model.get(), apiKeyEnv.get(), h, verifyTls.get());
     }
 
     /**
