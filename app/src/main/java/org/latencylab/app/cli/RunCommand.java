@@ -40,6 +40,13 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         RunSpec run = StepCatalog.loader().load(scenario);
+        org.latencylab.engine.api.Endpoint endpoint = run.target().endpoint();
+        String keyProblem = endpoint == null ? ""
+                : org.latencylab.engine.client.EndpointChecks.keyProblem(endpoint.apiKeyEnv(), System::getenv);
+        if (!keyProblem.isEmpty()) {
+            // as probe's --api-key-env: nothing is sent without the key the scenario names
+            throw new IllegalArgumentException(scenario + ": field 'endpoint.apiKeyEnv': " + keyProblem);
+        }
         return RunExecution.execute(run, out, overwrite, !noCharts, spec.commandLine().getOut(), spec.commandLine().getErr());
     }
 }

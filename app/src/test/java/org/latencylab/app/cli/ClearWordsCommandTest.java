@@ -181,6 +181,14 @@ class ClearWordsCommandTest {
                         + var + " is not set: set it to the API key (export " + var + "=...)");
                 c.holdsWordsOnly();
             }
+            Path scenario = dir.resolve("keyed.yaml");
+            Files.writeString(scenario, "format: 1\nname: keyed\nendpoint: {name: e, protocol: openai-chat, baseUrl: "
+                    + "\"" + url + "\", model: m, apiKeyEnv: " + var + "}\nexperiments:\n  - {type: probe, requests: 1}\n");
+            Console fromScenario = run("run", scenario.toString(), "--no-charts", "--out", out.toString());
+            assertThat(fromScenario.code()).as(fromScenario.all()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(fromScenario.err()).contains(scenario + ": field 'endpoint.apiKeyEnv': the environment variable "
+                    + var + " is not set");
+            fromScenario.holdsWordsOnly();
             assertThat(connections.get()).as("nothing was sent").isZero();
             assertThat(out).as("no run directory").doesNotExist();
             server.close();
