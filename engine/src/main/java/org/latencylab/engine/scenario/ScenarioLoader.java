@@ -149,7 +149,7 @@ public final class ScenarioLoader {
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException(syntaxError(fileName, e), e);
         } catch (IOException e) {
-            throw org.latencylab.engine.results.ReadErrors.badInput(java.nio.file.Path.of(fileName), e);
+            throw new IllegalArgumentException(org.latencylab.engine.results.ReadErrors.describe(fileName, e), e);
         }
         if (root == null || !root.isObject()) {
             throw new IllegalArgumentException(fileName + ": expected a mapping with 'name', 'endpoint' and 'experiments'");
