@@ -260,8 +260,7 @@ public final class RunEngine {
                 prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
                         Long.toString(originNanos & 0xffffff, 36));
                 if (spec.target().isSimulator()) {
-                    boolean inProcess = spec.experiments().stream()
-                            .anyMatch(e -> e instanceof org.latencylab.engine.transport.TransportsSpec);
+                    boolean inProcess = spec.experiments().stream().anyMatch(ExperimentSpec::needsInProcessSimulator);
                     sim = SimulatorTarget.start(spec.target(), spec.seed(), inProcess);
                     if (sim.notice() != null) {
                         notice(sim.notice());

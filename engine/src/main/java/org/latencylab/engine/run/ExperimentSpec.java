@@ -50,6 +50,15 @@ public interface ExperimentSpec {
     }
 
     /**
+     * @return whether the step reaches the built-in simulator's other listeners (HTTP/2, gRPC) through the in-process
+     *         server ({@code StepContext.simulator()}), so that a run's simulator must serve inside the measuring JVM
+     *         rather than from a process of its own; false by default
+     */
+    default boolean needsInProcessSimulator() {
+        return false;
+    }
+
+    /**
      * @return the SLOs this step carries and judges itself (a load step's goodput thresholds, a ranking's attainment
      *         column, a monitor's SLA, a server bench's load), besides the run-level {@code slos}; empty by default
      */

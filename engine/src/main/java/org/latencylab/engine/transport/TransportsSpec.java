@@ -125,4 +125,10 @@ public record TransportsSpec(List<String> transports, List<String> networks, Lis
     public long plannedRequests() {
         return (long) requests * transports.size() * networks.size() * connections.size();
     }
+
+    /** @return true: the comparison reaches the simulator's HTTP/2 and gRPC listeners through the in-process server */
+    @Override
+    public boolean needsInProcessSimulator() {
+        return true;
+    }
 }
