@@ -117,7 +117,7 @@ public final class EndpointsView {
         apply.setOnAction(e -> vm.apply());
         Button test = new Button("Test connection");
         test.setId("testConnection");
-        test.setTooltip(Controls.tip("Sends one short streaming request and shows HTTP status, TTFB and TTFT"));
+        test.setTooltip(Controls.tip("Finds out which API the URL speaks and which models it lists, then sends one short streaming request and shows HTTP status, TTFB and TTFT"));
         test.disableProperty().bind(vm.testingProperty());
         test.setOnAction(e -> vm.testConnection());
         Label testStatus = new Label();

@@ -316,7 +316,7 @@ public final class EndpointsViewModel {
                 () -> sim ? ConnectionTester.testSimulator(profile) : ConnectionTester.test(target),
                 (ConnectionTester.ConnectionResult r) -> {
                     testing.set(false);
-                    testStatus.set(r.summary() + " · " + r.detail());
+                    testStatus.set(r.text());
                 },
                 (Throwable t) -> {
                     testing.set(false);

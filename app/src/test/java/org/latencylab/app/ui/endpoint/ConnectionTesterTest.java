@@ -20,6 +20,17 @@ class ConnectionTesterTest {
         assertThat(r.httpStatus()).isEqualTo(200);
         assertThat(r.ttftMs()).isPositive().isGreaterThanOrEqualTo(r.ttfbMs());
         assertThat(r.summary()).startsWith("OK · HTTP 200 · TTFB ");
+        String model = org.latencylab.engine.sim.SimProfile.builtin("small-fast").model();
+        assertThat(r.models()).containsExactly(model);
+        assertThat(r.api()).isEqualTo("API openai-chat, as set · 1 model: " + model);
+        assertThat(r.text().split("\n")).hasSize(3);
+    }
+
+    @Test
+    void modelListsAreShortenedAfterFiveNames() {
+        assertThat(ConnectionTester.models(java.util.List.of())).isEqualTo("no model listed");
+        assertThat(ConnectionTester.models(java.util.List.of("a", "b", "c", "d", "e", "f", "g")))
+                .isEqualTo("7 models: a, b, c, d, e and 2 more");
     }
 
     @Test
@@ -49,6 +60,9 @@ class ConnectionTesterTest {
             assertThat(r.httpStatus()).isEqualTo(404);
             assertThat(r.detail()).contains("http_status")
                     .contains("this URL answers as openai-chat, model demo-8b — choose that protocol");
+            assertThat(r.api()).isEqualTo("API openai-chat, but the endpoint is set to ollama-chat: choose openai-chat"
+                    + " · 1 model: demo-8b");
+            assertThat(r.models()).containsExactly("demo-8b");
         } finally {
             server.stop(0);
         }

@@ -81,7 +81,9 @@ class EndpointsViewModelTest {
         vm.simProfileProperty().set("small-fast");
         vm.testConnection();
         assertThat(vm.testingProperty().get()).isFalse();
-        assertThat(vm.testStatusProperty().get()).matches("OK · HTTP 200 · TTFB [0-9.]+ (ms|s) · TTFT [0-9.]+ (ms|s) · answer: .*");
+        // the status, the API the URL answered as with the models it lists, then the first words of the answer
+        assertThat(vm.testStatusProperty().get()).matches("OK · HTTP 200 · TTFB [0-9.]+ (ms|s) · TTFT [0-9.]+ (ms|s)\n"
+                + "API openai-chat, as set · 1 model: [^\n]+\nanswer: .*");
     }
 
     @Test
