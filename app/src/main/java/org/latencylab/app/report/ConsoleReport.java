@@ -1,5 +1,6 @@
 package org.latencylab.app.report;
 
+import org.latencylab.engine.results.RunLayout;
 import org.latencylab.charts.MetricNames;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
@@ -178,12 +179,12 @@ public final class ConsoleReport {
                 .collect(Collectors.joining(", "));
         if (s.failed() == 0) { // every request was cancelled: there is no error to point at
             return String.format(Locale.ROOT, "no request succeeded (%d of %d cancelled: see the notices above for why);"
-                    + " see %s", s.cancelled(), s.sent(), r.runDirectory().resolve(RequestLog.FILE_NAME));
+                    + " see %s", s.cancelled(), s.sent(), r.runDirectory().resolve(RunLayout.REQUESTS_JSONL));
         }
         return String.format(Locale.ROOT, "no request succeeded (%d of %d failed%s%s); see the errors above and %s",
                 s.failed(), s.sent(), kinds.isEmpty() ? "" : ": " + kinds,
                 s.cancelled() > 0 ? ", " + s.cancelled() + " cancelled" : "",
-                r.runDirectory().resolve(RequestLog.FILE_NAME));
+                r.runDirectory().resolve(RunLayout.REQUESTS_JSONL));
     }
 
     /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */
