@@ -47,7 +47,8 @@ class RunJsonReadingArchitectureTest {
     static final ArchRule NO_TREE_NEXT_TO_RUN_JSON = noClasses().that().resideOutsideOfPackage(RESULTS)
             .and(LOCATES_RUN_JSON)
             .should().dependOnClassesThat().areAssignableTo(JsonNode.class)
-            .because("a class that opens run.json outside engine.results would read its keys; read RunDocument");
+            .because("a class that opens run.json outside engine.results would read its keys; read RunDocument")
+            .allowEmptyShould(true); // today no class outside engine.results locates run.json at all
 
     /** The presenters of runs hold no JSON tree at all. */
     static final ArchRule NO_TREE_IN_PRESENTERS = noClasses().that().resideInAnyPackage("org.latencylab.app.report..",
