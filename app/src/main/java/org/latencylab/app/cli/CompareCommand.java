@@ -1,7 +1,15 @@
 package org.latencylab.app.cli;
 
 import org.latencylab.app.report.Units;
+import org.latencylab.engine.compare.CompareEndpointsSpec;
 import org.latencylab.engine.compare.RunComparison;
+import org.latencylab.engine.experiment.ProbeSpec;
+import org.latencylab.engine.load.LoadMode;
+import org.latencylab.engine.load.LoadSpec;
+import org.latencylab.engine.results.RunDocument;
+import org.latencylab.engine.run.DurationText;
+import org.latencylab.engine.run.ExperimentSpec;
+import org.latencylab.engine.scenario.StepCatalog;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -39,22 +47,22 @@ final class CompareCommand implements Callable<Integer> {
                     + " (RUN_DIR RUN_DIR...); for one run, use 'summarize' or 'report'");
             return ExitCodes.BAD_INPUT;
         }
-        List<RunComparison.RunInfo> infos = RunComparison.load(runs);
+        List<RunDocument> infos = RunComparison.load(runs, StepCatalog.types());
         List<RunComparison.Row> rows = RunComparison.differences(infos, baseline - 1);
         List<String> labels = RunComparison.labels(infos, false);
         for (int i = 0; i < infos.size(); i++) {
-            RunComparison.RunInfo r = infos.get(i);
+            RunDocument r = infos.get(i);
             out.printf(Locale.ROOT, "%d. %s (%s)%s%s%n", i + 1, labels.get(i), r.sourceTool(),
                     i == baseline - 1 ? " — baseline" : "",
                     r.missingMetrics().isEmpty() ? "" : "; lacks " + String.join(", ", r.missingMetrics()));
-            String status = r.runJson().path("status").asText("");
-            out.printf(Locale.ROOT, "   %s%s%s%n", r.dir(), loadOf(r.runJson()),
+            String status = r.status() == null ? "" : r.status();
+            out.printf(Locale.ROOT, "   %s%s%s%n", r.dir(), loadOf(r),
                     status.isEmpty() || status.equals("completed") ? "" : " (run " + status + ")");
-            com.fasterxml.jackson.databind.JsonNode trust = r.runJson().path("trust");
-            if (trust.path("saturated").asBoolean(false)) {
-                out.printf(Locale.ROOT, "   %s%n", trust.path("message").asText("client saturated"));
+            if (r.trust() != null && r.trust().saturated()) {
+                out.printf(Locale.ROOT, "   %s%n", r.trust().message().isEmpty() ? "client saturated"
+                        : r.trust().message());
             }
-            int steps = r.runJson().path("steps").size();
+            int steps = r.steps().size();
             if (steps > 1) {
                 out.printf(Locale.ROOT, "   its figures pool the measured requests of all its %d steps (per-step"
                         + " numbers: 'report %s')%n", steps, r.dir());
@@ -94,37 +102,51 @@ final class CompareCommand implements Callable<Integer> {
     }
 
     /**
-     * @param runJson a run's {@code run.json}
-     * @return for a run of one step: ": 128 requests at concurrency 64" (probe), ": open loop at 300 req/s for 60s",
-     * ": open loop bursting from 30 to 150 req/s for 60s", ": closed loop of 16 workers for 60s" (load steps); else ""
-     * (a comparison line then shows the directory alone)
+     * @param run a run
+     * @return for a run of one step: ": 128 requests at concurrency 64" (probe, ranking), ": open loop at 300 req/s
+     * for 60s", ": open loop bursting from 30 to 150 req/s for 60s", ": closed loop of 16 workers for 60s" (load
+     * steps); else "" (a comparison line then shows the directory alone)
      */
-    private static String loadOf(com.fasterxml.jackson.databind.JsonNode runJson) {
-        com.fasterxml.jackson.databind.JsonNode steps = runJson.path("steps");
-        if (steps.size() != 1) {
+    private static String loadOf(RunDocument run) {
+        if (run.steps().size() != 1) {
             return "";
         }
-        com.fasterxml.jackson.databind.JsonNode spec = steps.get(0).path("spec");
-        if (spec.has("requests") && spec.has("concurrency")) {
-            return ": " + spec.get("requests").asText() + (spec.get("requests").asInt() == 1 ? " request" : " requests")
-                    + " at concurrency " + spec.get("concurrency").asText();
+        ExperimentSpec spec = run.steps().get(0).spec();
+        if (spec instanceof ProbeSpec p) {
+            return requests(p.requests(), p.concurrency());
         }
-        String duration = spec.path("duration").isTextual() ? " for " + spec.get("duration").asText() : "";
-        if (spec.path("rate").isNumber()) {
-            return ": open loop at " + number(spec.get("rate")) + " req/s" + duration;
+        if (spec instanceof CompareEndpointsSpec c) {
+            return requests(c.requests(), c.concurrency());
         }
-        com.fasterxml.jackson.databind.JsonNode burst = spec.path("burst");
-        if (burst.path("base").isNumber() && burst.path("peak").isNumber()) {
-            return ": open loop bursting from " + number(burst.get("base")) + " to " + number(burst.get("peak"))
+        if (!(spec instanceof LoadSpec l)) {
+            return "";
+        }
+        if (l.requests() != null && l.concurrency() != null) {
+            return requests(l.requests(), l.concurrency());
+        }
+        String duration = l.duration() == null ? "" : " for " + DurationText.format(l.duration());
+        if (l.rate() != null) {
+            return ": open loop at " + number(l.rate()) + " req/s" + duration;
+        }
+        if (l.burst() != null) {
+            return ": open loop bursting from " + number(l.burst().base()) + " to " + number(l.burst().peak())
                     + " req/s" + duration;
         }
-        if ("closed".equals(spec.path("mode").asText()) && spec.path("concurrency").isNumber()) {
-            return ": closed loop of " + spec.get("concurrency").asText() + " workers" + duration;
+        if (l.mode() == LoadMode.CLOSED && l.concurrency() != null) {
+            return ": closed loop of " + l.concurrency() + " workers" + duration;
         }
         return "";
     }
 
-    private static String number(com.fasterxml.jackson.databind.JsonNode n) {
-        return new java.math.BigDecimal(n.asText()).stripTrailingZeros().toPlainString();
+    private static String requests(Number requests, Number concurrency) {
+        if (requests == null || concurrency == null) {
+            return "";
+        }
+        return ": " + requests + (requests.longValue() == 1 ? " request" : " requests") + " at concurrency "
+                + concurrency;
+    }
+
+    private static String number(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 }

@@ -1,5 +1,6 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.results.RunLayout;
 import org.latencylab.app.report.Units;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.lens.MetricDefinition;
@@ -32,9 +33,9 @@ final class LensCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path log = dir.resolve(RequestLog.FILE_NAME);
+        Path log = dir.resolve(RunLayout.REQUESTS_JSONL);
         if (!Files.isRegularFile(log)) {
-            throw new IllegalArgumentException(dir + ": not a run directory (no " + RequestLog.FILE_NAME + ")");
+            throw new IllegalArgumentException(dir + ": not a run directory (no " + RunLayout.REQUESTS_JSONL + ")");
         }
         List<RequestRecord> records = RequestLog.read(log);
         Map<MetricDefinition, MetricLens.View> views = MetricLens.apply(records);

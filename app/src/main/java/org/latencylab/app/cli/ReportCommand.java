@@ -24,7 +24,7 @@ final class ReportCommand implements Callable<Integer> {
             + " of the comparison unless --baseline says otherwise")
     List<Path> runs;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "FILE", defaultValue = "report.html",
+    @Option(names = {"-o", "--out"}, paramLabel = "FILE", defaultValue = org.latencylab.engine.results.RunLayout.REPORT_HTML,
             description = "HTML file to write (default: ${DEFAULT-VALUE})")
     Path out;
 
@@ -38,7 +38,8 @@ final class ReportCommand implements Callable<Integer> {
         // folder is said at once
         org.latencylab.app.report.HtmlReport.checkTarget(out);
         org.latencylab.engine.compare.RunComparison.differences(
-                org.latencylab.engine.compare.RunComparison.load(runs), baseline - 1);
+                org.latencylab.engine.compare.RunComparison.load(runs,
+                        org.latencylab.engine.scenario.StepCatalog.types()), baseline - 1);
         spec.commandLine().getErr().println("latencylab: writing the report (rendering charts)…");
         Path written = HtmlReport.write(runs, baseline - 1, out);
         spec.commandLine().getOut().println("report: " + written.toAbsolutePath());

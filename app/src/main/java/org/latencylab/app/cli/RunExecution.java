@@ -57,7 +57,7 @@ final class RunExecution {
         // ends the process at once.
         StopSignals signals = StopSignals.install(() -> {
             err.println();
-            err.println("latencylab: cancelling; finished requests are kept in " + dir.resolve("requests.jsonl")
+            err.println("latencylab: cancelling; finished requests are kept in " + org.latencylab.engine.results.RunLayout.requests(dir)
                     + "; the summary of what finished follows (press Ctrl-C again to quit at once)");
             err.flush();
             handle.cancel();

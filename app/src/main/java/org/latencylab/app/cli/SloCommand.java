@@ -1,9 +1,8 @@
 package org.latencylab.app.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import org.latencylab.engine.results.RunDocument;
+import org.latencylab.engine.scenario.StepCatalog;
 import org.latencylab.app.report.Units;
-import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.run.DurationText;
 import org.latencylab.engine.sla.SlaMatrix;
 import org.latencylab.engine.stats.SloBudget;
@@ -76,12 +75,7 @@ final class SloCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--run needs at least one --cell, e.g. --cell e2e:p99:2000");
             }
             SlaMatrix matrix = new SlaMatrix(cells.stream().map(SlaMatrix.Cell::parse).toList());
-            Path f = run.resolve(RunFiles.RUN_JSON);
-            if (!Files.isRegularFile(f)) {
-                throw new IllegalArgumentException(run + ": not a run directory (no run.json)");
-            }
-            JsonNode json = new ObjectMapper().readTree(f.toFile());
-            List<SlaMatrix.Row> rows = matrix.judge(json);
+            List<SlaMatrix.Row> rows = matrix.judge(RunDocument.read(run, StepCatalog.types()));
             StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-20s", "step"));
             matrix.cells().forEach(c -> head.append(String.format(Locale.ROOT, " %-28s", c.label())));
             out.println(head);

@@ -1,8 +1,8 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.results.RunDocument;
 import org.latencylab.app.report.ConsoleReport;
 import org.latencylab.app.report.RunCharts;
-import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.scenario.StepCatalog;
 import picocli.CommandLine.Command;
@@ -47,12 +47,10 @@ final class SummarizeCommand implements Callable<Integer> {
         if (!Files.exists(dir)) {
             throw new IllegalArgumentException(dir + ": no such directory");
         }
-        if (!Files.isRegularFile(dir.resolve(RunFiles.RUN_JSON))) {
-            throw new IllegalArgumentException(dir + ": not a run directory (no " + RunFiles.RUN_JSON + ")");
-        }
-        String importedFrom = importedFrom(dir.resolve(RunFiles.RUN_JSON));
-        if (importedFrom != null) {
-            throw new IllegalArgumentException(dir + " holds requests imported from " + importedFrom + ", which"
+        RunDocument doc = RunDocument.read(dir, StepCatalog.types());
+        if (doc.imported() != null) {
+            throw new IllegalArgumentException(dir + " holds requests imported from " + doc.imported().importedFrom()
+                    + ", which"
                     + " 'summarize' does not read; 'report " + dir + "' shows them, and 'compare' sets them beside"
                     + " other runs");
         }
@@ -71,16 +69,5 @@ final class SummarizeCommand implements Callable<Integer> {
             err.println("latencylab: " + ConsoleReport.noRequestSucceededMessage(r));
         }
         return ExitCodes.of(r); // as the run itself exited (but for how a stopped run was stopped)
-    }
-
-    /** @return the tool an imported run came from ({@code spec.imported_from} of its run.json), or null */
-    private static String importedFrom(Path runJson) {
-        try {
-            com.fasterxml.jackson.databind.JsonNode from = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .readTree(runJson.toFile()).path("spec").path("imported_from");
-            return from.isTextual() ? from.asText() : null;
-        } catch (java.io.IOException | RuntimeException e) {
-            return null; // the reader below says what is wrong with the file
-        }
     }
 }

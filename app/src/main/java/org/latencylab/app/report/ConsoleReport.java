@@ -1,5 +1,6 @@
 package org.latencylab.app.report;
 
+import org.latencylab.engine.results.RunLayout;
 import org.latencylab.charts.MetricNames;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
@@ -103,12 +104,12 @@ public final class ConsoleReport {
                     printCounts(s.stats(), examples, out);
                 }
             } else if (s.result() instanceof TransportsResult tr) {
-                printTransports(tr, out);
+                ConsoleSteps.printTransports(tr, out);
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
             } else if (s.result() instanceof GridResult g) {
-                printGrid(g, out);
+                ConsoleSteps.printGrid(g, out);
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
@@ -178,12 +179,12 @@ public final class ConsoleReport {
                 .collect(Collectors.joining(", "));
         if (s.failed() == 0) { // every request was cancelled: there is no error to point at
             return String.format(Locale.ROOT, "no request succeeded (%d of %d cancelled: see the notices above for why);"
-                    + " see %s", s.cancelled(), s.sent(), r.runDirectory().resolve(RequestLog.FILE_NAME));
+                    + " see %s", s.cancelled(), s.sent(), r.runDirectory().resolve(RunLayout.REQUESTS_JSONL));
         }
         return String.format(Locale.ROOT, "no request succeeded (%d of %d failed%s%s); see the errors above and %s",
                 s.failed(), s.sent(), kinds.isEmpty() ? "" : ": " + kinds,
                 s.cancelled() > 0 ? ", " + s.cancelled() + " cancelled" : "",
-                r.runDirectory().resolve(RequestLog.FILE_NAME));
+                r.runDirectory().resolve(RunLayout.REQUESTS_JSONL));
     }
 
     /** The first error message of each kind in the run's requests.jsonl, to show what went wrong. */
@@ -332,83 +333,6 @@ public final class ConsoleReport {
                         + " stopped (the latest sent and any that had been waiting long), so the tail may be"
                         + " understated", cancelled == 1 ? "the cancelled request is"
                         : "the " + cancelled + " cancelled requests are", cancelled == 1 ? "it was" : "they were");
-    }
-
-    /**
-     * The transports table: per network, connection and transport the P50 and P95 of first-screen latency, TTFT
-     * and E2E (P50 with its 95 % interval), connection setup, bytes per response and per event, loss stalls.
-     */
-    static void printTransports(TransportsResult t, PrintWriter out) {
-        out.println("first screen = " + t.screen() + " of answer text; P50 [95 % interval] / P95; times in ms");
-        for (String p : t.profiles()) {
-            out.println("  network " + p);
-        }
-        out.printf(Locale.ROOT, "%-12s %-5s %-16s %5s %-22s %7s %-22s %7s %-22s %7s %8s %9s %8s %7s%n", "network",
-                "conn", "transport", "ok", "first screen P50", "P95", "TTFT P50", "P95", "E2E P50", "P95",
-                "setup", "B/resp", "B/event", "stalls");
-        for (TransportsResult.Cell c : t.cells()) {
-            out.printf(Locale.ROOT, "%-12s %-5s %-16s %5s %-22s %7s %-22s %7s %-22s %7s %8s %9.0f %8.1f %7d%n",
-                    c.network(), c.connection(), c.transportLabel(), c.succeeded() + "/" + c.requests(),
-                    p50(c.firstScreen()), p95(c.firstScreen()), p50(c.ttft()), p95(c.ttft()), p50(c.e2e()),
-                    p95(c.e2e()), num(c.setup().p50Ms()), c.bytesDownPerResponse(), c.bytesPerEvent(), c.stalls());
-        }
-        out.println("(B/resp: bytes server → client per request through the emulated link, headers, framing and TLS"
-                + " included; setup: TCP connect + TLS, P50; P95 marked * rests on fewer than 10 samples above it)");
-    }
-
-    private static String p50(TransportsResult.Stat s) {
-        if (s.p50Ms() == null) {
-            return "n/a";
-        }
-        return String.format(Locale.ROOT, "%s [%s–%s]", num(s.p50Ms()), num(s.p50LowerMs()), num(s.p50UpperMs()));
-    }
-
-    private static String p95(TransportsResult.Stat s) {
-        return s.p95Ms() == null ? "n/a" : num(s.p95Ms()) + (s.p95Enough() ? "" : "*");
-    }
-
-    private static String num(Double ms) {
-        if (ms == null) {
-            return "n/a";
-        }
-        return ms >= 100 ? String.format(Locale.ROOT, "%.0f", ms) : String.format(Locale.ROOT, "%.1f", ms);
-    }
-
-    private static void printGrid(GridResult g, PrintWriter out) {
-        // metric names as the charts write them (MetricNames: "P99 TTFT from intended start", not the raw id)
-        out.printf(Locale.ROOT, "%s %s of %s by %s (rows) × %s (columns)%n",
-                org.latencylab.charts.MetricNames.metricWithStatistic(g.metric()), "[" + g.unit() + "]",
-                g.label(), org.latencylab.charts.MetricNames.name(g.rowAxis())
-                        + (g.rowUnit().isEmpty() ? "" : " [" + g.rowUnit() + "]"),
-                org.latencylab.charts.MetricNames.name(g.columnAxis())
-                        + (g.columnUnit().isEmpty() ? "" : " [" + g.columnUnit() + "]"));
-        StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%12s", g.rowAxis()));
-        for (Double c : g.columnValues()) {
-            head.append(String.format(Locale.ROOT, " %12s", trim(c)));
-        }
-        out.println(head);
-        double[][] m = g.matrix();
-        for (int row = 0; row < m.length; row++) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%12s", trim(g.rowValues().get(row))));
-            for (double v : m[row]) {
-                line.append(String.format(Locale.ROOT, " %12s", Double.isNaN(v) ? "n/a"
-                        : "ms".equals(g.unit()) ? Units.ms(v) : String.format(Locale.ROOT, "%.3g", v)));
-            }
-            out.println(line);
-        }
-        long[][] n = new long[m.length][m.length == 0 ? 0 : m[0].length];
-        for (GridResult.Cell cell : g.cells()) {
-            n[cell.row()][cell.column()] = cell.totals().succeeded();
-        }
-        out.println("successful requests per cell:");
-        for (int row = 0; row < n.length; row++) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%12s", trim(g.rowValues().get(row))));
-            for (long c : n[row]) {
-                line.append(String.format(Locale.ROOT, " %12d", c));
-            }
-            out.println(line);
-        }
-        out.println("(a high percentile from a cell with few successful requests is an estimate near its maximum)");
     }
 
     /**
@@ -617,7 +541,7 @@ public final class ConsoleReport {
         }
     }
 
-    private static String trim(double v) {
+    static String trim(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -1,6 +1,5 @@
 package org.latencylab.app.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import javafx.scene.layout.Region;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
@@ -14,7 +13,10 @@ import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.compare.RunComparison;
 import org.latencylab.engine.lens.MetricDefinition;
 import org.latencylab.engine.lens.MetricLens;
-import org.latencylab.engine.results.RequestLog;
+import org.latencylab.engine.experiment.SweepRunner;
+import org.latencylab.engine.load.LoadResult;
+import org.latencylab.engine.results.RunDocument;
+import org.latencylab.engine.scenario.StepCatalog;
 import org.latencylab.engine.stats.MetricSummary;
 
 import java.io.IOException;
@@ -29,7 +31,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * A self-contained HTML report of one run or a comparison of several: summary, metric definitions (LatencyLab's
@@ -50,7 +51,7 @@ public final class HtmlReport {
     /** Height of charts drawn for the report, pixels. */
     public static final int CHART_HEIGHT_PX = 620;
 
-    private final StringBuilder html = new StringBuilder();
+    private final Html html = new Html();
 
     private HtmlReport() {
     }
@@ -69,12 +70,11 @@ public final class HtmlReport {
      */
     public static Path write(List<Path> runDirs, int baseline, Path out) {
         checkTarget(out);
-        List<RunComparison.RunInfo> runs = RunComparison.load(runDirs);
+        List<RunDocument> runs = RunComparison.load(runDirs, StepCatalog.types());
         List<RunComparison.Row> diffs = RunComparison.differences(runs, baseline);
         List<List<RequestRecord>> records = new ArrayList<>();
-        for (RunComparison.RunInfo r : runs) {
-            Path log = r.dir().resolve(RequestLog.FILE_NAME);
-            records.add(Files.exists(log) ? RequestLog.read(log) : List.of());
+        for (RunDocument r : runs) {
+            records.add(r.requests());
         }
         HtmlReport h = new HtmlReport();
         h.document(runs, records, diffs, baseline);
@@ -91,25 +91,24 @@ public final class HtmlReport {
 
     /**
      * @param key   an {@code environment} field of {@code run.json}
-     * @param value its value
-     * @return the value as shown: {@code clock_origin_epoch_ms} (read back as a double, which would print as
-     *         {@code 1.7E12}) as an ISO-8601 UTC time and the whole milliseconds, {@code http_path} with what it
-     *         means ({@code direct-http1 (LatencyLab's own HTTP/1.1 exchange)}), anything else as its text
+     * @param value its value ({@link RunDocument.Environment#fields()})
+     * @return the value as shown: {@code clock_origin_epoch_ms} as an ISO-8601 UTC time and the whole milliseconds,
+     *         {@code http_path} with what it means ({@code direct-http1 (LatencyLab's own HTTP/1.1 exchange)}),
+     *         anything else as its text
      */
-    static String envValue(String key, JsonNode value) {
-        if (key.equals("clock_origin_epoch_ms") && value.isNumber()) {
-            long ms = (long) Math.floor(value.asDouble());
+    static String envValue(String key, Object value) {
+        if (key.equals("clock_origin_epoch_ms") && value instanceof Number n) {
+            long ms = (long) Math.floor(n.doubleValue());
             return java.time.Instant.ofEpochMilli(ms) + " (" + ms + " ms since 1970-01-01 UTC)";
         }
-        if (key.equals("http_path") && value.isTextual()) {
+        if (key.equals("http_path") && value instanceof String id) {
             try {
-                return value.asText() + " (" + org.latencylab.engine.api.HttpPath.fromId(value.asText()).description()
-                        + ")";
+                return id + " (" + org.latencylab.engine.api.HttpPath.fromId(id).description() + ")";
             } catch (IllegalArgumentException unknown) {
-                return value.asText(); // a newer run's path: shown as written
+                return id; // a newer run's path: shown as written
             }
         }
-        return value.asText();
+        return String.valueOf(value);
     }
 
     /**
@@ -124,7 +123,7 @@ public final class HtmlReport {
         Path abs = out.toAbsolutePath().normalize();
         if (Files.isDirectory(abs)) {
             throw new IllegalArgumentException("cannot write report: " + out + " is a directory; give a file name,"
-                    + " e.g. " + out.resolve("report.html"));
+                    + " e.g. " + out.resolve(org.latencylab.engine.results.RunLayout.REPORT_HTML));
         }
         for (Path p = abs.getParent(); p != null; p = p.getParent()) {
             if (Files.exists(p)) {
@@ -146,7 +145,7 @@ public final class HtmlReport {
         }
     }
 
-    private void document(List<RunComparison.RunInfo> runs, List<List<RequestRecord>> records,
+    private void document(List<RunDocument> runs, List<List<RequestRecord>> records,
                           List<RunComparison.Row> diffs, int baseline) {
         String title = runs.size() == 1 ? "LatencyLab report — " + runs.get(0).name()
                 : "LatencyLab comparison — " + runs.size() + " runs";
@@ -178,45 +177,46 @@ public final class HtmlReport {
      * The tier a run's summary row shows: a tier judges one step's requests, so a run of several steps (a probe and a
      * sweep, say) shows "per step" rather than a tier of all its requests pooled, and a sweep "per length".
      */
-    private static String runTier(JsonNode runJson, JsonNode summary) {
-        JsonNode steps = runJson.path("steps");
-        if (steps.size() > 1) {
+    private static String runTier(RunDocument run) {
+        if (run.steps().size() > 1) {
             return "per step";
         }
-        if (steps.size() == 1) {
-            JsonNode st = steps.get(0);
-            if (!st.hasNonNull("tier")) {
-                return "sweep".equals(st.path("type").asText()) ? "per length" : "–";
+        if (run.steps().size() == 1) {
+            RunDocument.Step st = run.steps().get(0);
+            if (st.tier() == null) {
+                return "sweep".equals(st.type()) ? "per length" : "–";
             }
-            return st.path("tier").asText();
+            return st.tier();
         }
-        return summary.path("tier").asText("–");
+        return run.summary() == null || run.summary().tier() == null ? "–" : run.summary().tier();
     }
 
-    private void summary(List<RunComparison.RunInfo> runs) {
+    private void summary(List<RunDocument> runs) {
         a("<h2>Summary</h2>\n<table><tr><th>#</th><th class=\"l\">run</th><th class=\"l\">source</th>"
                 + "<th class=\"l\">endpoint</th><th class=\"l\">status</th><th class=\"l\">started</th><th>sent</th>"
                 + "<th>succeeded</th><th>failed</th><th>TTFT P95</th><th>E2E P95</th><th class=\"l\">tier</th>"
                 + "<th class=\"l\">SLOs</th></tr>\n");
         for (int i = 0; i < runs.size(); i++) {
-            RunComparison.RunInfo r = runs.get(i);
-            JsonNode j = r.runJson();
-            JsonNode s = r.summary();
+            RunDocument r = runs.get(i);
+            RunDocument.Summary s = r.summary();
             a("<tr><td>").a(Integer.toString(i + 1)).a("</td><td class=\"l\">").t(r.name()).a("</td><td class=\"l\">")
-                    .t(r.sourceTool()).a("</td><td class=\"l\">").t(j.path("endpoint").asText("–"))
-                    .a("</td><td class=\"l\">").t(j.path("status").asText("–")).a("</td><td class=\"l\">")
-                    .t(j.path("started_at").asText("–").replaceFirst("\\.\\d+Z$", "Z")).a("</td><td>").t(s.path("sent").asText("–")).a("</td><td>")
-                    .t(s.path("succeeded").asText("–")).a("</td><td>").t(s.path("failed").asText("–")).a("</td><td>")
-                    .t(Units.ms(r.percentileMs("ttft", 95))).a("</td><td>").t(Units.ms(r.percentileMs("e2e", 95)))
-                    .a("</td><td class=\"l\">").t(runTier(j, s)).a("</td><td class=\"l\">");
+                    .t(r.sourceTool()).a("</td><td class=\"l\">").t(orDash(r.endpoint()))
+                    .a("</td><td class=\"l\">").t(orDash(r.status())).a("</td><td class=\"l\">")
+                    .t(orDash(r.startedAt()).replaceFirst("\\.\\d+Z$", "Z")).a("</td><td>")
+                    .t(s == null ? "–" : Long.toString(s.sent())).a("</td><td>")
+                    .t(s == null ? "–" : Long.toString(s.succeeded())).a("</td><td>")
+                    .t(s == null ? "–" : Long.toString(s.failed())).a("</td><td>")
+                    .t(Units.ms(RunComparison.percentileMs(r, "ttft", 95))).a("</td><td>")
+                    .t(Units.ms(RunComparison.percentileMs(r, "e2e", 95)))
+                    .a("</td><td class=\"l\">").t(runTier(r)).a("</td><td class=\"l\">");
             boolean anySlo = false;
             List<String> perStep = new ArrayList<>();
-            for (JsonNode st : j.path("steps")) {
-                anySlo |= st.path("summary").path("slos").size() > 0;
+            for (RunDocument.Step st : r.steps()) {
+                anySlo |= st.summary() != null && !st.summary().slos().isEmpty();
                 // SLOs a step carries itself (a ranking's attainment column, a load step's goodput thresholds,
-                // a server bench's load): the spec's own slos or its load's
-                if (st.path("spec").path("slos").size() > 0 || st.path("spec").path("load").path("slos").size() > 0) {
-                    perStep.add(st.path("label").asText("?") + " (" + st.path("type").asText("?") + ")");
+                // a server bench's load)
+                if (st.ownSlos()) {
+                    perStep.add(st.label() + " (" + st.type() + ")");
                 }
             }
             if (!anySlo && !perStep.isEmpty()) {
@@ -224,20 +224,20 @@ public final class HtmlReport {
             } else if (!anySlo) {
                 a("none set");
             } else {
-                boolean ok = j.path("slos_passed").asBoolean(false);
+                boolean ok = Boolean.TRUE.equals(r.slosPassed());
                 a("<span class=\"").a(ok ? "pass\">passed" : "fail\">FAILED").a("</span>");
             }
             a("</td></tr>\n");
         }
         a("</table>\n<p>TTFT and E2E P95 here pool the measured requests of all a run's steps; tiers and SLOs are"
                 + " judged per step (per context length in a sweep): see each run's steps below.</p>\n");
-        for (RunComparison.RunInfo r : runs) {
+        for (RunDocument r : runs) {
             if (!r.missingMetrics().isEmpty()) {
                 a("<p>").t(r.name()).a(" was imported from <b>").t(r.sourceTool()).a("</b>")
-                        .t(" (" + r.runJson().path("source_file").asText("") + "); it lacks: ")
+                        .t(" (" + r.imported().sourceFile() + "); it lacks: ")
                         .t(String.join(", ", r.missingMetrics())).a(".</p>\n<ul>");
-                for (JsonNode n : r.runJson().path("notes")) {
-                    a("<li>").t(n.asText()).a("</li>");
+                for (String n : r.imported().notes()) {
+                    a("<li>").t(n).a("</li>");
                 }
                 a("</ul>\n");
             }
@@ -284,97 +284,45 @@ public final class HtmlReport {
         a("</table>\n");
     }
 
-    private void run(int index, RunComparison.RunInfo r, List<RequestRecord> records) {
-        JsonNode j = r.runJson();
+    private void run(int index, RunDocument r, List<RequestRecord> records) {
         a("<h2>Run ").a(Integer.toString(index + 1)).a(": ").t(r.name()).a("</h2>\n");
-        JsonNode env = j.path("environment");
-        if (env.isObject()) {
+        if (r.environment() != null) {
             a("<p><b>Environment:</b> ");
             List<String> parts = new ArrayList<>();
-            env.fields().forEachRemaining(e -> parts.add(e.getKey() + " " + envValue(e.getKey(), e.getValue())));
+            r.environment().fields().forEach((k, v) -> parts.add(k + " " + envValue(k, v)));
             t(String.join(" · ", parts)).a("</p>\n");
         }
         a("<p><b>Trust check:</b> ");
-        if (j.has("trust")) {
-            JsonNode tr = j.get("trust");
-            t(tr.path("message").asText("")
-                    + String.format(java.util.Locale.ROOT, " (hiccup P50 %s / P99 %s / max %s ms; dispatch lag P99 %s ms;"
-                            + " CPU %s ms per request; rule: %s)", num(tr, "hiccup_p50_ms"), num(tr, "hiccup_p99_ms"),
-                            num(tr, "hiccup_max_ms"), num(tr, "dispatch_lag_p99_ms"), num(tr, "cpu_per_request_ms"),
-                            tr.path("rule").asText("–")));
+        if (r.trust() != null) {
+            RunDocument.Trust tr = r.trust();
+            t(tr.message() + String.format(java.util.Locale.ROOT, " (hiccup P50 %s / P99 %s / max %s ms; dispatch lag"
+                            + " P99 %s ms; CPU %s ms per request; rule: %s)", num(tr.hiccupP50Ms()),
+                    num(tr.hiccupP99Ms()), num(tr.hiccupMaxMs()), num(tr.dispatchLagP99Ms()),
+                    num(tr.cpuPerRequestMs()), tr.rule() == null ? "–" : tr.rule()));
         } else {
-            t(r.sourceTool().equals("latencylab")
+            t(r.sourceTool().equals(RunDocument.LATENCYLAB)
                     ? "this run carries no trust check of the client (it predates the hiccup meter); see the dispatch"
                     + " lag below for open-loop steps"
                     : "not available: the numbers were measured by " + r.sourceTool());
         }
         a("</p>\n");
-        List<String> notices = new ArrayList<>();
-        j.path("notices").forEach(n -> notices.add(n.asText()));
-        j.path("summary").path("warnings").forEach(n -> notices.add(n.asText()));
+        List<String> notices = new ArrayList<>(r.notices());
+        if (r.summary() != null) {
+            notices.addAll(r.summary().warnings());
+        }
         if (!notices.isEmpty()) {
             a("<details><summary>").t(notices.size() + (notices.size() == 1 ? " notice or warning" : " notices and warnings")).a("</summary><ul>");
             notices.stream().limit(40).forEach(n -> a("<li>").t(n).a("</li>"));
             a("</ul></details>\n");
         }
-        int judgedSteps = 0;
-        for (JsonNode st : j.path("steps")) {
-            judgedSteps += st.path("trust").isObject() ? 1 : 0;
-        }
-        for (JsonNode st : j.path("steps")) {
-            a("<h3>Step ").t(st.path("label").asText()).a(" (").t(st.path("type").asText()).a(")</h3>\n");
-            if (judgedSteps > 1 && st.path("trust").isObject()) { // with one step its check is the run's, above
-                a("<p><b>Trust check, this step:</b> ").t(st.path("trust").path("message").asText()).a("</p>\n");
-            }
-            JsonNode ranking = st.path("result").path("ranking");
-            JsonNode sessions = st.path("result").path("sessions");
-            if (sessions.isArray()) {
-                List<String> gaps = new ArrayList<>();
-                st.path("result").path("gaps").forEach(g -> gaps.add(
-                        org.latencylab.engine.monitor.MonitorRunner.span(g.path("seconds").asDouble())));
-                a("<p>Monitored ").t(org.latencylab.engine.monitor.MonitorRunner.span(
-                                st.path("result").path("monitoredSeconds").asDouble()))
-                        .t(" in " + sessions.size() + " session(s)" + (gaps.isEmpty() ? "" : "; gaps between sessions: "
-                                + String.join(", ", gaps)) + (st.path("result").path("complete").asBoolean()
-                                ? "." : "; not complete (run it again into the same directory to resume)."))
-                        .a("</p>\n");
-            }
-            JsonNode totals = st.path("result").path("totals");
-            if (totals.isObject() && totals.has("achievedRateRps")) {
-                a("<p>").t(loadLine(totals, st.path("spec"))).a("</p>\n");
-            }
-            if (ranking.isObject()) {
-                ranking(ranking);
-            }
-            JsonNode overheads = st.path("result").path("overheads");
-            if (overheads.isArray()) {
-                baseline(st.path("result"));
-            }
-            boolean isSweep = st.path("result").path("points").isArray() && st.path("result").has("fitMessage");
-            if (isSweep) { // per length first: TTFT of all lengths pooled says nothing about any of them
-                sweep(st.path("result"));
-            }
-            if (st.has("summary") && !ranking.isObject() && !overheads.isArray()) {
-                if (isSweep) {
-                    a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
-                            + " TTFT per length is above.</p>\n");
-                    percentiles(st.get("summary"), true, false);
-                } else {
-                    // a step's tier is qualified by its own trust check, else by the run's (as on the console)
-                    JsonNode check = st.path("trust").isObject() ? st.path("trust") : j.path("trust");
-                    percentiles(st.get("summary"), false, check.path("saturated").asBoolean(false));
-                }
-            }
+        long judgedSteps = r.steps().stream().filter(st -> st.trust() != null).count();
+        for (RunDocument.Step st : r.steps()) {
+            step(r, st, judgedSteps);
         }
         if (!records.isEmpty()) {
             lens(records);
         }
-        List<Path> pngs;
-        try (Stream<Path> s = Files.list(r.dir())) {
-            pngs = s.filter(p -> p.getFileName().toString().endsWith(".png")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + r.dir() + ": " + e.getMessage(), e);
-        }
+        List<Path> pngs = r.images();
         if (pngs.isEmpty() && records.stream().anyMatch(RequestRecord::succeeded)) {
             chart("TTFT distribution — " + r.name(),
                     () -> org.latencylab.charts.results.EndpointCharts.cdfs("TTFT distribution — " + r.name(),
@@ -385,6 +333,50 @@ public final class HtmlReport {
                 image(p.getFileName().toString(), Files.readAllBytes(p));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + p + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void step(RunDocument r, RunDocument.Step st, long judgedSteps) {
+        a("<h3>Step ").t(st.label()).a(" (").t(st.type()).a(")</h3>\n");
+        if (judgedSteps > 1 && st.trust() != null) { // with one step its check is the run's, above
+            a("<p><b>Trust check, this step:</b> ").t(st.trust().message()).a("</p>\n");
+        }
+        org.latencylab.engine.compare.EndpointRanking.Ranking ranking = null;
+        if (st.result() instanceof org.latencylab.engine.monitor.MonitorRunner.MonitorResult m) {
+            if (m.sessions() != null) {
+                HtmlSteps.monitor(html, m);
+            }
+            ranking = m.ranking();
+        }
+        if (st.result() instanceof LoadResult l) {
+            HtmlSteps.load(html, l, st.spec());
+        }
+        if (st.result() instanceof org.latencylab.engine.compare.CompareEndpointsRunner.CompareResult c) {
+            ranking = c.ranking();
+        }
+        if (ranking != null) {
+            HtmlSteps.ranking(html, ranking);
+        }
+        boolean baseline = st.result() instanceof org.latencylab.engine.compare.BaselineRunner.BaselineResult b
+                && b.overheads() != null;
+        if (baseline) {
+            HtmlSteps.baseline(html, (org.latencylab.engine.compare.BaselineRunner.BaselineResult) st.result());
+        }
+        SweepRunner.SweepResult sweep = st.result() instanceof SweepRunner.SweepResult sw && sw.points() != null
+                && sw.fitMessage() != null ? sw : null;
+        if (sweep != null) { // per length first: TTFT of all lengths pooled says nothing about any of them
+            HtmlSteps.sweep(html, sweep);
+        }
+        if (st.summary() != null && ranking == null && !baseline) {
+            if (sweep != null) {
+                a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
+                        + " TTFT per length is above.</p>\n");
+                percentiles(st.summary(), true, false);
+            } else {
+                // a step's tier is qualified by its own trust check, else by the run's (as on the console)
+                RunDocument.Trust check = st.trust() != null ? st.trust() : r.trust();
+                percentiles(st.summary(), false, check != null && check.saturated());
             }
         }
     }
@@ -401,182 +393,74 @@ public final class HtmlReport {
      * @param lengthsPooled   a sweep's table of all lengths: leave out the metrics that grow with the prompt
      * @param clientSaturated the trust check found the client saturated: the tier is as measured, not a verdict
      */
-    private void percentiles(JsonNode summary, boolean lengthsPooled, boolean clientSaturated) {
+    private void percentiles(RunDocument.Summary summary, boolean lengthsPooled, boolean clientSaturated) {
         a("<table><tr><th class=\"l\">metric</th><th>n</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th>"
                 + "<th>max</th></tr>\n");
-        summary.path("metrics").fields().forEachRemaining(e -> {
-            JsonNode m = e.getValue();
-            if (m.path("count").asLong() == 0 || lengthsPooled && growsWithPrompt(e.getKey())) {
+        summary.metrics().forEach((id, m) -> {
+            if (m.count() == 0 || lengthsPooled && growsWithPrompt(id)) {
                 return;
             }
-            a("<tr><td class=\"l\" title=\"").t(e.getKey()).a("\">").t(MetricNames.name(e.getKey())).a("</td><td>")
-                    .t(m.path("count").asText()).a("</td>");
+            a("<tr><td class=\"l\" title=\"").t(id).a("\">").t(MetricNames.name(id)).a("</td><td>")
+                    .t(Long.toString(m.count())).a("</td>");
             for (double p : new double[]{50, 90, 95, 99}) {
                 a("<td>").t(pct(m, p)).a("</td>");
             }
-            a("<td>").t(Units.ms(m.path("max_ms").asDouble(Double.NaN))).a("</td></tr>\n");
+            a("<td>").t(Units.ms(m.maxMs())).a("</td></tr>\n");
         });
         a("</table>\n");
         // the console's line and note (ConsoleReport), from the same figures as run.json keeps them
-        long cancelled = summary.path("cancelled").asLong();
-        a("<p>").t(ConsoleReport.requestsLine(summary.path("sent").asLong(), summary.path("succeeded").asLong(),
-                summary.path("failed").asLong(), cancelled, summary.path("requests_per_s").asDouble(),
-                summary.path("output_tokens_per_s").asDouble(), summary.path("wall_span_s").asDouble(Double.NaN)))
-                .a("</p>\n");
-        if (cancelled > 0 && summary.path("succeeded").asLong() > 0) {
+        long cancelled = summary.cancelled();
+        a("<p>").t(ConsoleReport.requestsLine(summary.sent(), summary.succeeded(), summary.failed(), cancelled,
+                summary.requestsPerS(), summary.outputTokensPerS(), summary.wallSpanS())).a("</p>\n");
+        if (cancelled > 0 && summary.succeeded() > 0) {
             a("<p>Note: ").t(ConsoleReport.cancelledNote(cancelled)).a(".</p>\n");
         }
-        String resent = ConsoleReport.resentLine(summary.path("resent").asLong(), summary.path("sent").asLong(),
-                summary.path("resend_wasted_ms").asDouble());
+        String resent = ConsoleReport.resentLine(summary.resent(), summary.sent(), zeroIfNaN(summary.resendWastedMs()));
         if (resent != null) {
             a("<p>").t(resent).a("</p>\n");
         }
-        String connects = ConsoleReport.connectsLine(summary.path("connected").asLong(), summary.path("sent").asLong(),
-                summary.path("connect_ms_mean").asDouble());
+        String connects = ConsoleReport.connectsLine(summary.connected(), summary.sent(),
+                zeroIfNaN(summary.connectMsMean()));
         if (connects != null) {
             a("<p>").t(connects).a("</p>\n");
         }
-        if (summary.hasNonNull("tier")) {
+        if (summary.tier() != null) {
             StringBuilder line = new StringBuilder();
-            line.append(summary.path("tier").asText()).append(" on P95 ")
-                    .append(MetricNames.name(summary.path("tier_metric").asText()));
+            line.append(summary.tier()).append(" on P95 ").append(MetricNames.name(orEmpty(summary.tierMetric())));
             if (clientSaturated) {
                 line.append(" as measured, not a verdict on the server: the client was saturated (see its trust"
                         + " check)");
             }
             a("<p>").t(line.toString()).a("</p>\n");
         }
-        for (JsonNode slo : summary.path("slos")) {
-            boolean ok = slo.path("passed").asBoolean();
-            a("<p>SLO P").t(num(slo.path("percentile").asDouble())).a(" ").t(MetricNames.name(slo.path("metric").asText())).a(" ≤ ")
-                    .t(Units.threshold(slo.path("max_ms").asDouble(Double.NaN))).a(": ")
-                    .t(slo.path("judged").asLong(-1) == 0 ? ConsoleReport.NO_REQUEST_TO_JUDGE
-                            : "compliance " + Units.percent(slo.path("compliance").asDouble(Double.NaN)))
-                    .a(" <span class=\"").a(ok ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
+        for (RunDocument.SloVerdict slo : summary.slos()) {
+            a("<p>SLO P").t(num(slo.percentile())).a(" ").t(MetricNames.name(orEmpty(slo.metric()))).a(" ≤ ")
+                    .t(Units.threshold(slo.maxMs())).a(": ")
+                    .t(slo.judged() == 0 ? ConsoleReport.NO_REQUEST_TO_JUDGE
+                            : "compliance " + Units.percent(slo.compliance()))
+                    .a(" <span class=\"").a(slo.passed() ? "pass\">passed" : "fail\">failed").a("</span></p>\n");
         }
     }
 
-    /** A context-length sweep: TTFT per length with intervals, the power-law fits and their extrapolations. */
-    private void sweep(JsonNode result) {
-        a("<table><tr><th class=\"l\">context</th><th>ok</th><th>P50 TTFT [95 % interval]</th>"
-                + "<th>P95 TTFT [95 % interval]</th></tr>\n");
-        for (JsonNode p : result.path("points")) {
-            a("<tr><td class=\"l\">").t(p.path("contextTokens").asText() + " tokens").a("</td><td>")
-                    .t(p.path("succeeded").asText() + "/" + p.path("requests").asText()).a("</td><td>")
-                    .t(interval(p, "p50") + (p.path("p50Measured").asBoolean(true) ? "" : "*")).a("</td><td>")
-                    .t(interval(p, "p95") + (p.path("p95Measured").asBoolean(true) ? "" : "*")).a("</td></tr>\n");
-        }
-        a("</table>\n<p><b>Fit:</b> ").t(result.path("fitMessage").asText()).a("</p>\n");
-        if (result.path("fitP50").isObject()) {
-            a("<p>").t(org.latencylab.engine.experiment.SweepRunner.caveat(result.path("fitP50")
-                    .path("withOffset").asBoolean())).a(".</p>\n");
-        }
-        JsonNode f = result.path("fitP95");
-        if (f.isObject()) {
-            boolean quantile = "LOG_QUANTILE".equals(f.path("estimator").asText());
-            String law = org.latencylab.engine.fit.PowerLawFit.formula("TTFT", "ms",
-                    f.path("withOffset").asBoolean() ? f.path("c").asDouble() : 0, f.path("a").asDouble(),
-                    f.path("alpha").asDouble());
-            a("<p><b>Fit of P95:</b> ").t(String.format(Locale.ROOT, "P95 %s (α %s95 %% CI %.3f–%.3f), %s %.4f%s",
-                    law, quantile ? "bootstrap " : "", f.path("alphaLower").asDouble(),
-                    f.path("alphaUpper").asDouble(), quantile ? "pseudo-R¹" : "R²", f.path("rSquared").asDouble(),
-                    quantile ? "; quantile regression over every request (pseudo-R¹ = 1 − weighted absolute"
-                            + " residuals of the fit ÷ those of a constant, Koenker–Machado 1999)" : "; per-length P95"))
-                    .a("</p>\n");
-        }
-        JsonNode extrapolations = result.path("extrapolations");
-        if (extrapolations.isArray() && !extrapolations.isEmpty()) {
-            a("<p><b>Extrapolated</b> beyond the measured lengths (a model, not a measurement):</p><ul>");
-            String centre = result.path("fitP50").path("withOffset").asBoolean() ? "mean" : "P50";
-            for (JsonNode e : extrapolations) {
-                a("<li>").t(String.format(Locale.ROOT, "%d tokens: %s TTFT %s (95 %% confidence band of the fitted"
-                        + " curve %s–%s), P95 %s",
-                        e.path("contextTokens").asInt(), centre, Units.ms(e.path("p50TtftMs").asDouble()),
-                        Units.ms(e.path("p50LowerMs").asDouble()), Units.ms(e.path("p50UpperMs").asDouble()),
-                        Units.ms(e.path("p95TtftMs").asDouble()))).a("</li>");
-            }
-            a("</ul>\n");
-        }
+    private static double zeroIfNaN(double v) {
+        return Double.isNaN(v) ? 0 : v;
     }
 
-    private static String interval(JsonNode point, String p) {
-        return Units.ms(point.path(p + "TtftMs").asDouble()) + " [" + Units.ms(point.path(p + "LowerMs").asDouble())
-                + ", " + Units.ms(point.path(p + "UpperMs").asDouble()) + "]";
+    private static String orEmpty(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String orDash(String s) {
+        return s == null ? "–" : s;
     }
 
     private static String num(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
     }
 
-    private static String pct(JsonNode metric, double p) {
-        for (JsonNode e : metric.path("percentiles")) {
-            if (Math.abs(e.path("p").asDouble() - p) < 1e-9) {
-                return Units.ms(e.path("value_ms").asDouble()) + " [" + Units.ms(e.path("lower_ms").asDouble()) + ", "
-                        + Units.ms(e.path("upper_ms").asDouble()) + "]" + (e.path("enough_samples").asBoolean(true) ? "" : "*");
-            }
-        }
-        return "–";
-    }
-
-    private void ranking(JsonNode ranking) {
-        String metric = ranking.path("metric").asText("ttft").toUpperCase(Locale.ROOT);
-        a("<p>Ranking by P95 ").t(metric).a(" (lower is better).</p>\n<table><tr><th>rank</th><th class=\"l\">endpoint"
-                + "</th><th>n</th><th>TTFT P50</th><th>TTFT P95</th><th>TTFT P99</th><th>E2E P50</th><th>E2E P95</th>"
-                + "<th>E2E P99</th><th class=\"l\">tier</th><th>SLO attainment</th><th>error rate</th></tr>\n");
-        for (JsonNode row : ranking.path("rows")) {
-            a("<tr><td>").t(row.path("rank").asText()).a("</td><td class=\"l\" title=\"").t(row.path("description")
-                    .asText()).a("\">").t(row.path("endpoint").asText()).a("</td><td>").t(row.path("succeeded").asText())
-                    .a("</td>");
-            for (String f : List.of("ttftP50", "ttftP95", "ttftP99", "e2eP50", "e2eP95", "e2eP99")) {
-                a("<td>").t(estimate(row.path(f))).a("</td>");
-            }
-            a("<td class=\"l\">").t(row.path("tier").asText("–")).a("</td><td>")
-                    .t(Units.percent(row.path("sloAttainment").asDouble(Double.NaN))).a("</td><td>")
-                    .t(Units.percent(row.path("errorRate").asDouble(Double.NaN))).a("</td></tr>\n");
-        }
-        a("</table>\n<ul>");
-        for (JsonNode n : ranking.path("neighbours")) {
-            JsonNode d = n.path("difference");
-            boolean sig = n.path("significant").asBoolean();
-            a("<li>").t(n.path("better").asText() + " vs " + n.path("worse").asText() + ": P95 difference "
-                    + EndpointsReport.signed(d.path("differenceNanos").asDouble() / 1e6) + " ["
-                    + EndpointsReport.signed(d.path("lowerNanos").asDouble() / 1e6) + ", "
-                    + EndpointsReport.signed(d.path("upperNanos").asDouble() / 1e6) + "], Mann-Whitney p = "
-                    + String.format(Locale.ROOT, "%.3g", n.path("mannWhitneyP").asDouble()) + " → ")
-                    .a(sig ? "<span class=\"pass\">significantly different</span>"
-                            : "<span class=\"fail\">not significantly different</span>").a("</li>");
-        }
-        a("</ul>\n<p class=\"muted\">Method: ").t(ranking.path("method").asText()).a("</p>\n");
-    }
-
-    private static String estimate(JsonNode p) {
-        if (!p.isObject()) {
-            return "–";
-        }
-        return Units.ms(p.path("valueNanos").asDouble() / 1e6) + " [" + Units.ms(p.path("lowerNanos").asDouble() / 1e6)
-                + ", " + Units.ms(p.path("upperNanos").asDouble() / 1e6) + "]";
-    }
-
-    private void baseline(JsonNode result) {
-        a("<p>Gateway overhead: <b>").t(result.path("gateway").asText()).a("</b> − <b>").t(result.path("direct").asText())
-                .a("</b>, requests alternating; [95 % bootstrap interval].</p>\n<table><tr><th class=\"l\">metric</th>"
-                        + "<th>direct P50</th><th>gateway P50</th><th>Δ P50</th><th>Δ P95</th><th>paired Δ P50</th>"
-                        + "<th>paired Δ P95</th><th>pairs</th></tr>\n");
-        for (JsonNode o : result.path("overheads")) {
-            a("<tr><td class=\"l\">").t(o.path("metric").asText().toUpperCase(Locale.ROOT)).a("</td><td>")
-                    .t(estimate(o.path("directP50"))).a("</td><td>").t(estimate(o.path("gatewayP50"))).a("</td><td>")
-                    .t(interval(o.path("p50Difference"))).a("</td><td>").t(interval(o.path("p95Difference")))
-                    .a("</td><td>").t(EndpointsReport.signed(o.path("pairedP50Nanos").asDouble() / 1e6)).a("</td><td>")
-                    .t(EndpointsReport.signed(o.path("pairedP95Nanos").asDouble() / 1e6)).a("</td><td>")
-                    .t(o.path("pairs").asText()).a("</td></tr>\n");
-        }
-        a("</table>\n");
-    }
-
-    private static String interval(JsonNode d) {
-        return EndpointsReport.signed(d.path("differenceNanos").asDouble() / 1e6) + " ["
-                + EndpointsReport.signed(d.path("lowerNanos").asDouble() / 1e6) + ", "
-                + EndpointsReport.signed(d.path("upperNanos").asDouble() / 1e6) + "]";
+    private static String pct(RunDocument.MetricStats metric, double p) {
+        return metric.percentile(p).map(e -> Units.ms(e.valueMs()) + " [" + Units.ms(e.lowerMs()) + ", "
+                + Units.ms(e.upperMs()) + "]" + (e.enoughSamples() ? "" : "*")).orElse("–");
     }
 
     private void lens(List<RequestRecord> records) {
@@ -604,7 +488,7 @@ public final class HtmlReport {
         return s.count() == 0 ? "–" : Units.ms(s.pMillis(50)) + " / " + Units.ms(s.pMillis(95));
     }
 
-    private void comparison(List<RunComparison.RunInfo> runs, List<List<RequestRecord>> records,
+    private void comparison(List<RunDocument> runs, List<List<RequestRecord>> records,
                             List<RunComparison.Row> diffs, int baseline) {
         a("<h2>Comparison</h2>\n<p>Difference of each run against the baseline, run ").a(Integer.toString(baseline + 1))
                 .a(" (").t(runs.get(baseline).name()).a("): value, Δ ms and Δ %. Each tool's numbers follow its own"
@@ -695,56 +579,18 @@ public final class HtmlReport {
     }
 
     private HtmlReport a(String raw) {
-        html.append(raw);
+        html.a(raw);
         return this;
     }
 
     /** Appends text with the five HTML-special characters escaped (all a text node or attribute needs). */
     private HtmlReport t(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '<' -> html.append("&lt;");
-                case '>' -> html.append("&gt;");
-                case '&' -> html.append("&amp;");
-                case '"' -> html.append("&quot;");
-                case '\'' -> html.append("&#39;");
-                default -> html.append(c);
-            }
-        }
+        html.t(text);
         return this;
     }
 
-    /** @return a trust figure of {@code run.json} with two decimals, or "–" when absent or null */
-    private static String num(JsonNode n, String field) {
-        JsonNode v = n.get(field);
-        return v == null || !v.isNumber() ? "–" : String.format(java.util.Locale.ROOT, "%.2f", v.asDouble());
-    }
-
-    /**
-     * The console's load line for a load step read from {@code run.json} ({@link ConsoleReport#loadLine}, the same
-     * text): what it held to (open loop: target rate; closed loop: streams and think time), the achieved rate and
-     * goodput in the measured window, dropped and excluded requests and why it stopped.
-     *
-     * @param totals the step's {@code result.totals}
-     * @param spec   the step's {@code spec} (a closed loop's concurrency and think time)
-     * @return one line of text, rates in req/s
-     */
-    static String loadLine(JsonNode totals, JsonNode spec) {
-        boolean open = "open".equals(totals.path("mode").asText());
-        java.time.Duration think = null;
-        if (spec.hasNonNull("thinkTime")) {
-            try {
-                think = org.latencylab.engine.run.DurationText.parse(spec.path("thinkTime").asText());
-            } catch (IllegalArgumentException e) {
-                think = null; // not a duration of ours: the shape without it
-            }
-        }
-        String stop = totals.path("stopReason").asText("");
-        return ConsoleReport.loadLine(ConsoleReport.loadShape(open, totals.path("targetRateRps").asDouble(),
-                        spec.path("concurrency").asInt(0), think), open, totals.path("achievedRateRps").asDouble(),
-                totals.path("goodputRps").asDouble(), totals.path("goodput").asLong(),
-                totals.path("measuredSeconds").asDouble(),
-                totals.path("dropped").asLong(), totals.path("excluded").asLong(), stop);
+    /** @return a trust figure with two decimals, or "–" when it was not measured */
+    private static String num(Double v) {
+        return v == null || Double.isNaN(v) ? "–" : String.format(java.util.Locale.ROOT, "%.2f", v);
     }
 }

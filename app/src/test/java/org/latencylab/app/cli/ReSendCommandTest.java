@@ -1,5 +1,6 @@
 package org.latencylab.app.cli;
 
+import org.latencylab.engine.results.RunLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class ReSendCommandTest {
                     "--out", out.toString());
             assertThat(r.code()).as(r.out() + r.err()).isZero();
             assertThat(r.out()).contains("requests: 40 sent, 40 ok, 0 failed");
-            List<RequestRecord> measured = RequestLog.read(out.resolve(RequestLog.FILE_NAME)).stream()
+            List<RequestRecord> measured = RequestLog.read(out.resolve(RunLayout.REQUESTS_JSONL)).stream()
                     .filter(RequestRecord::measured).toList();
             long resent = measured.stream().filter(RequestRecord::resent).count();
             assertThat(resent).as("a connection reused after its third response is re-sent").isPositive();
@@ -64,7 +65,7 @@ class ReSendCommandTest {
             String notice = "closes its connection right after each streamed response";
             assertThat(r.out() + r.err()).contains(notice);
             assertThat(JSON.readTree(out.resolve("run.json").toFile()).path("notices").toString()).contains(notice);
-            List<RequestRecord> measured = RequestLog.read(out.resolve(RequestLog.FILE_NAME)).stream()
+            List<RequestRecord> measured = RequestLog.read(out.resolve(RunLayout.REQUESTS_JSONL)).stream()
                     .filter(RequestRecord::measured).toList();
             assertThat(measured).as("each streamed request connected anew, its connect time recorded")
                     .allSatisfy(x -> assertThat(x.connectStartNanos()).isNotEqualTo(RequestRecord.UNSET));

@@ -136,13 +136,13 @@ class CompareFlowTest {
         List<String> heads = fx(() -> table.getColumns().stream().map(TableColumn::getText).toList());
         assertThat(heads).hasSize(4).first().isEqualTo("Statistic");
         assertThat(heads).anyMatch(h -> h.endsWith("[vllm-bench]"));
-        List<RunComparison.RunInfo> infos = RunComparison.load(loaded.entries().stream().map(RunEntry::directory)
-                .toList());
+        List<org.latencylab.engine.results.RunDocument> infos = RunComparison.load(loaded.entries().stream()
+                .map(RunEntry::directory).toList(), org.latencylab.engine.scenario.StepCatalog.types());
         CompareViewModel.DiffRow p95 = fx(() -> cmp.rows().stream().filter(r -> r.statistic().equals("TTFT P95"))
                 .findFirst().orElseThrow());
         assertThat(p95.cells().get(0).text()).endsWith("(baseline)");
-        double base = infos.get(0).percentileMs("ttft", 95);
-        double other = infos.get(2).percentileMs("ttft", 95);
+        double base = RunComparison.percentileMs(infos.get(0), "ttft", 95);
+        double other = RunComparison.percentileMs(infos.get(2), "ttft", 95);
         assertThat(p95.cells().get(2).deltaMs()).isCloseTo(other - base, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(p95.cells().get(2).text()).contains("%)");
         assertThat(fx(() -> cmp.rows().stream().map(CompareViewModel.DiffRow::statistic).toList()))

@@ -125,7 +125,7 @@ public final class EndpointCharts {
         }
         // per-endpoint CDFs need every sample of each endpoint, which the run's step summaries do not keep
         return writeRunCharts(run, org.latencylab.engine.results.RequestLog.read(
-                run.runDirectory().resolve(org.latencylab.engine.results.RequestLog.FILE_NAME)));
+                run.runDirectory().resolve(org.latencylab.engine.results.RunLayout.REQUESTS_JSONL)));
     }
 
     /**

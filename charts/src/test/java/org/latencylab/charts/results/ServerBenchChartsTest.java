@@ -49,7 +49,7 @@ class ServerBenchChartsTest {
                 "batching-heatmap-b.png");
         for (Path f : files) {
             assertThat(Files.size(f)).as(f.toString()).isGreaterThan(5_000);
-            assertThat(org.latencylab.engine.results.RunDirectory.isRunFile(f.getFileName().toString()))
+            assertThat(org.latencylab.engine.results.RunLayout.isRunFile(f.getFileName().toString()))
                     .as("--overwrite deletes %s", f.getFileName()).isTrue();
         }
         assertThat(ServerBenchCharts.unitOf("max_prefill_tokens")).isEqualTo("tokens");

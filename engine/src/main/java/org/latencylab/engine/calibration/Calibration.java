@@ -1,5 +1,6 @@
 package org.latencylab.engine.calibration;
 
+import org.latencylab.engine.results.RunLayout;
 import org.HdrHistogram.Histogram;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
@@ -266,7 +267,7 @@ public final class Calibration {
         long ok = 0;
         long failed = 0;
         long negative = 0;
-        for (RequestRecord r : RequestLog.read(dir.resolve(RequestLog.FILE_NAME))) {
+        for (RequestRecord r : RequestLog.read(dir.resolve(RunLayout.REQUESTS_JSONL))) {
             if (r.phase() != org.latencylab.engine.api.Phase.MEASURED) {
                 continue;
             }

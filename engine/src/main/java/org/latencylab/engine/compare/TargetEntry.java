@@ -1,5 +1,6 @@
 package org.latencylab.engine.compare;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
@@ -25,6 +26,8 @@ import java.util.Map;
  * @throws IllegalArgumentException when not exactly one of profile, baseUrl and proxyOf is given; the message
  *                                  names the entry
  */
+// run.json carries the derived isSimulator()/isProxy() as "simulator"/"proxy"; reading a run back ignores them
+@JsonIgnoreProperties(value = {"simulator", "proxy"}, allowGetters = true)
 public record TargetEntry(@JsonProperty("name") String name,
                           @JsonProperty("profile") String profile,
                           @JsonProperty("protocol") String protocol,
@@ -47,7 +50,8 @@ public record TargetEntry(@JsonProperty("name") String name,
         if (proxyDelay != null && proxyDelay.isNegative()) {
             throw new IllegalArgumentException("endpoint '" + name + "': proxyDelay must be >= 0, was " + proxyDelay);
         }
-        if (proxyDelay != null && blank(proxyOf)) {
+        // a zero delay without proxyOf is what run.json holds for every entry (written after defaults): read it back
+        if (proxyDelay != null && !proxyDelay.isZero() && blank(proxyOf)) {
             throw new IllegalArgumentException("endpoint '" + name + "': proxyDelay needs proxyOf");
         }
         proxyDelay = proxyDelay == null ? Duration.ZERO : proxyDelay;

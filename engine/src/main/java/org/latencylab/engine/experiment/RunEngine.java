@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.results.RunLayout;
 import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.run.StatsSettings;
@@ -252,7 +253,7 @@ public final class RunEngine {
             });
             String endpointDescription = spec.target().describe();
             try {
-                log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), originNanos);
+                log = new RequestLog(dir.resolve(RunLayout.REQUESTS_JSONL), originNanos);
                 sinkThread = Thread.ofPlatform().daemon().name("latencylab-results-sink")
                         .priority(Thread.NORM_PRIORITY) // whoever starts the run (see RequestThreads.PARSING_PRIORITY)
                         .start(this::sinkLoop);

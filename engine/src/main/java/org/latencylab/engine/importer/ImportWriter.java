@@ -1,5 +1,6 @@
 package org.latencylab.engine.importer;
 
+import org.latencylab.engine.results.RunLayout;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.latencylab.engine.api.RequestRecord;
@@ -57,7 +58,7 @@ public final class ImportWriter {
      */
     public static Path write(ImportedRun run, Path dir, boolean overwrite) {
         RunDirectory.prepare(dir, overwrite);
-        try (RequestLog log = new RequestLog(dir.resolve(RequestLog.FILE_NAME), 0)) {
+        try (RequestLog log = new RequestLog(dir.resolve(RunLayout.REQUESTS_JSONL), 0)) {
             run.records().forEach(log::append);
         }
         StatsConfig config = StatsConfig.defaults();

@@ -159,7 +159,7 @@ final class LoadMeter implements AutoCloseable {
             Files.createDirectories(runDirectory);
             String prefix = label.replaceAll("[^A-Za-z0-9._-]", "_");
             for (String metric : List.of("ttft", "e2e", "dispatch-lag")) {
-                String name = prefix + "." + metric + ".hlog";
+                String name = prefix + "." + metric + org.latencylab.engine.results.RunLayout.HLOG_SUFFIX;
                 PrintStream out = new PrintStream(Files.newOutputStream(runDirectory.resolve(name)), false,
                         java.nio.charset.StandardCharsets.UTF_8);
                 HistogramLogWriter w = new HistogramLogWriter(out);

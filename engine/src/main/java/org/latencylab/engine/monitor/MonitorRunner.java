@@ -1,5 +1,6 @@
 package org.latencylab.engine.monitor;
 
+import org.latencylab.engine.results.RunLayout;
 import org.latencylab.engine.client.RequestThreads;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -52,7 +53,7 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
     @Override
     public StepResult run(MonitorSpec spec, String label, StepContext ctx) throws InterruptedException {
         Path dir = ctx.runDirectory();
-        Path stateFile = dir.resolve(label + ".json");
+        Path stateFile = RunLayout.monitorState(dir, label);
         List<String> names = spec.endpoints().stream().map(TargetEntry::name).toList();
         Map<String, EndpointTrack> tracks = new LinkedHashMap<>();
         for (String n : names) {
@@ -64,7 +65,7 @@ public final class MonitorRunner implements StepRunner<MonitorSpec> {
         // the requests of earlier sessions, read before this one appends any; this session's are kept in memory
         Map<String, List<RequestRecord>> by = new LinkedHashMap<>();
         names.forEach(n -> by.put(n, java.util.Collections.synchronizedList(new ArrayList<>())));
-        Path log = dir.resolve(RequestLog.FILE_NAME);
+        Path log = dir.resolve(RunLayout.REQUESTS_JSONL);
         if (state.lastUpdate != null && Files.exists(log)) {
             for (RequestRecord r : RequestLog.read(log)) {
                 String l = r.label();

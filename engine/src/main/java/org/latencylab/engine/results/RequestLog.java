@@ -37,8 +37,6 @@ import java.util.function.Consumer;
  * <p>Thread-safe: any number of threads may append at once.
  */
 public final class RequestLog implements AutoCloseable {
-    /** File name inside the run directory. */
-    public static final String FILE_NAME = "requests.jsonl";
     /**
      * Format of the lines written. 1: no header line, warmup/cooldown as label suffixes; 2: a header line
      * {@code {"requests_format": 2}}, fields {@code step} and {@code phase}.

@@ -9,15 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
  * Prepares the directory a run is about to write, so that two runs are never mixed in one directory.
  *
- * <p>A directory that already holds a run ({@value RunFiles#RUN_JSON} or {@value RequestLog#FILE_NAME} present)
- * is refused unless overwriting was asked for; then the files a run writes ({@link #isRunFile}) are deleted first
+ * <p>A directory that already holds a run ({@value RunLayout#RUN_JSON} or {@value RunLayout#REQUESTS_JSONL} present)
+ * is refused unless overwriting was asked for; then the files a run writes ({@link RunLayout#isRunFile}) are deleted first
  * and anything else in the directory is left alone. A directory that cannot be created or written is refused with
  * the reason in words ({@code "permission denied: DIR"}, {@code "cannot create DIR: FILE is a file, not a folder"},
  * {@code "read-only file system: DIR"}), never with an exception class name. Both refusals are
@@ -26,9 +25,6 @@ import java.util.Objects;
  * <p>Stateless and thread-safe; two runs preparing the same directory at the same moment are not guarded against.
  */
 public final class RunDirectory {
-    /** Files whose presence means the directory already holds a run. */
-    public static final List<String> RUN_MARKERS = List.of(RunFiles.RUN_JSON, RequestLog.FILE_NAME);
-
     private RunDirectory() {
     }
 
@@ -73,7 +69,7 @@ public final class RunDirectory {
         if (overwrite) {
             return;
         }
-        for (String marker : RUN_MARKERS) {
+        for (String marker : RunLayout.RUN_MARKERS) {
             Path existing = dir.resolve(marker);
             if (Files.exists(existing)) {
                 throw new RunDirectoryException("the run directory " + dir + " already holds a run (" + existing
@@ -104,31 +100,10 @@ public final class RunDirectory {
         return dir;
     }
 
-    /**
-     * @param fileName a file name (no directory)
-     * @return true for the files a run writes: {@code run.json} (and its temporary file), {@code requests.jsonl},
-     * {@code summary.csv}, HdrHistogram logs {@code *.hlog} and the chart images the {@code charts} module writes
-     * ({@code .png} files whose names start with one of {@link #CHART_PREFIXES})
-     */
-    public static boolean isRunFile(String fileName) {
-        String n = fileName.toLowerCase(Locale.ROOT);
-        return n.equals(RunFiles.RUN_JSON) || n.equals(RunFiles.RUN_JSON + ".tmp") || n.equals(RequestLog.FILE_NAME)
-                || n.equals(RunFiles.SUMMARY_CSV) || n.endsWith(".hlog")
-                || n.endsWith(".png") && CHART_PREFIXES.stream().anyMatch(n::startsWith);
-    }
-
-    /**
-     * How the names of the chart images a run's charts are written to begin ({@code charts} module:
-     * {@code ResultCharts}, {@code EndpointCharts}, {@code ServerBenchCharts}); a chart with a new name needs its
-     * prefix here, or {@code --overwrite} leaves the earlier run's image of that chart behind.
-     */
-    public static final List<String> CHART_PREFIXES = List.of("cdf-", "baseline-cdf-", "ranking-", "sweep-fit",
-            "load-over-time-", "grid-heatmap-", "transports-first-screen-", "pareto-", "batching-heatmap-");
-
     private static void clear(Path dir) {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path f : files) {
-                if (Files.isRegularFile(f) && isRunFile(f.getFileName().toString())) {
+                if (Files.isRegularFile(f) && RunLayout.isRunFile(f.getFileName().toString())) {
                     Files.delete(f);
                 }
             }

@@ -74,10 +74,6 @@ import java.util.Map;
  * <p>Thread-safe (stateless; the shared mapper is thread-safe).
  */
 public final class RunFiles {
-    /** File name of the run description. */
-    public static final String RUN_JSON = "run.json";
-    /** File name of the CSV summary. */
-    public static final String SUMMARY_CSV = "summary.csv";
     /** Version of the run.json format written; readers accept this and every older one. */
     public static final int FORMAT = 2;
 
@@ -187,33 +183,14 @@ public final class RunFiles {
      *
      * @param dir run directory
      * @return its content
-     * @throws UncheckedIOException     when the file is missing or unreadable
-     * @throws IllegalArgumentException when it is not JSON, has no valid {@code format}, or a format newer than
+     * @throws UncheckedIOException     when the file is unreadable
+     * @throws IllegalArgumentException when it is missing, is not JSON ({@code FILE: line L, column C: words}), has
+     *                                  no valid {@code format}, or a format newer than
      *                                  {@value #FORMAT} (the message names the file and says what to do)
      */
     public static ObjectNode readRunJson(Path dir) {
-        Path file = dir.resolve(RUN_JSON);
-        JsonNode n;
-        try {
-            n = MAPPER.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | java.io.CharConversionException e) {
-            throw ReadErrors.badInput(file, e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(ReadErrors.describe(file, e), e);
-        }
-        if (n == null || !n.isObject()) {
-            throw new IllegalArgumentException(file + ": expected a JSON object");
-        }
-        JsonNode f = n.get("format");
-        if (f == null || !f.canConvertToInt() || f.asInt() < 1) {
-            throw new IllegalArgumentException(file + ": field 'format' must be a run.json format number (1 to "
-                    + FORMAT + "), was " + f + "; is this a LatencyLab run directory?");
-        }
-        if (f.asInt() > FORMAT) {
-            throw new IllegalArgumentException(file + ": run.json format " + f.asInt() + " is newer than this"
-                    + " LatencyLab reads (up to " + FORMAT + "); open it with a newer LatencyLab");
-        }
-        return (ObjectNode) n;
+        Path file = RunLayout.runJson(dir);
+        return RunDocumentReader.checked(file, RunDocumentReader.tree(file));
     }
 
     /**
@@ -314,8 +291,8 @@ public final class RunFiles {
      * @throws UncheckedIOException when writing fails
      */
     public static void writeRunJson(Path dir, ObjectNode json) {
-        Path target = dir.resolve(RUN_JSON);
-        Path tmp = dir.resolve(RUN_JSON + ".tmp");
+        Path target = RunLayout.runJson(dir);
+        Path tmp = dir.resolve(RunLayout.RUN_JSON_TMP);
         try {
             MAPPER.writeValue(tmp.toFile(), json);
             try {
@@ -339,7 +316,7 @@ public final class RunFiles {
      * @throws UncheckedIOException when writing fails
      */
     public static void writeSummaryCsv(Path dir, RunResult r) {
-        Path file = dir.resolve(SUMMARY_CSV);
+        Path file = RunLayout.summaryCsv(dir);
         try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             w.write("step,metric,count,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p99_9_ms,max_ms,p95_lower_ms,p95_upper_ms\n");
             for (RunResult.StepOutcome s : r.steps()) {

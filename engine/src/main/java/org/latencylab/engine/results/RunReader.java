@@ -101,7 +101,7 @@ public final class RunReader {
 
     private RunResult read(Path dir, StatsSettings rejudge) {
         ObjectNode root = RunFiles.readRunJson(dir);
-        String file = dir.resolve(RunFiles.RUN_JSON).toString();
+        String file = dir.resolve(RunLayout.RUN_JSON).toString();
         String name = root.path("name").asText(dir.getFileName().toString());
         RunSpec ran = RunFiles.readSpec(file, root.path("spec"), name, types);
         RunSpec spec = rejudge == null ? ran : new RunSpec(ran.name(), ran.target(), ran.client(), rejudge,
@@ -132,14 +132,14 @@ public final class RunReader {
         Set<String> seen = new HashSet<>();
         long[] lastEnd = {0};
         long[] count = {0};
-        Path log = dir.resolve(RequestLog.FILE_NAME);
+        Path log = dir.resolve(RunLayout.REQUESTS_JSONL);
         if (Files.isRegularFile(log)) {
             RequestLog.forEach(log, r -> {
                 String step = r.step().isEmpty() ? legacyStep(r, labels) : r.step();
                 ExperimentSpec e = byLabel.get(step);
                 if (e == null) {
                     throw new IllegalArgumentException(log + ": request " + r.id() + " belongs to step '" + step
-                            + "', which " + RunFiles.RUN_JSON + " does not list (steps: " + labels + ")");
+                            + "', which " + RunLayout.RUN_JSON + " does not list (steps: " + labels + ")");
                 }
                 if (!step.equals(model.currentStep())) {
                     if (model.currentStep() != null) {
@@ -171,7 +171,7 @@ public final class RunReader {
         if (status == RunResult.Status.RUNNING) {
             status = RunResult.Status.INTERRUPTED;
             notices.add("interrupted: the process ended while the run was going (killed or crashed); rebuilt from "
-                    + count[0] + " requests in " + RequestLog.FILE_NAME + " (the last ended "
+                    + count[0] + " requests in " + RunLayout.REQUESTS_JSONL + " (the last ended "
                     + String.format(java.util.Locale.ROOT, "%.1f", Nanos.toSeconds(lastEnd[0]))
                     + " s after the start); requests in flight at that moment and the results of unfinished steps"
                     + " (fits, load totals) are lost");

@@ -1,6 +1,6 @@
 package org.latencylab.engine.sla;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import org.latencylab.engine.results.RunDocument;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -118,46 +118,32 @@ public record SlaMatrix(List<Cell> cells) {
     /**
      * Judges every step of a run.
      *
-     * @param runJson a parsed {@code run.json} (format 1 or 2)
+     * @param run a run as its {@code run.json} describes it (format checked when it was read)
      * @return one row per step with a summary (or one row {@code all} when no step has one)
-     * @throws IllegalArgumentException when the file has another format
      */
-    public List<Row> judge(JsonNode runJson) {
-        int format = runJson.path("format").asInt(-1);
-        if (format < 1 || format > org.latencylab.engine.results.RunFiles.FORMAT) {
-            throw new IllegalArgumentException("run.json: field 'format' must be 1 to "
-                    + org.latencylab.engine.results.RunFiles.FORMAT + ", was " + runJson.path("format"));
-        }
+    public List<Row> judge(RunDocument run) {
         List<Row> rows = new ArrayList<>();
-        for (JsonNode st : runJson.path("steps")) {
-            if (st.has("summary")) {
-                rows.add(row(st.path("label").asText("?"), st.get("summary")));
+        for (RunDocument.Step st : run.steps()) {
+            if (st.summary() != null) {
+                rows.add(row(st.label(), st.summary()));
             }
         }
-        if (rows.isEmpty() && runJson.has("summary")) {
-            rows.add(row("all", runJson.get("summary")));
+        if (rows.isEmpty() && run.summary() != null) {
+            rows.add(row("all", run.summary()));
         }
         return rows;
     }
 
-    private Row row(String step, JsonNode summary) {
+    private Row row(String step, RunDocument.Summary summary) {
         List<Verdict> vs = new ArrayList<>();
         for (Cell c : cells) {
-            double v = c.percentile() == null ? summary.path(TOKENS_PER_S).asDouble(Double.NaN)
-                    : percentileMs(summary.path("metrics").path(c.metric()), c.percentile());
+            double v = c.percentile() == null ? summary.outputTokensPerS()
+                    : summary.percentile(c.metric(), c.percentile()).map(RunDocument.Percentile::valueMs)
+                    .orElse(Double.NaN);
             boolean ok = !Double.isNaN(v) && (c.percentile() == null ? v >= c.limit() : v <= c.limit());
             vs.add(new Verdict(c, v, ok));
         }
         return new Row(step, vs);
-    }
-
-    private static double percentileMs(JsonNode metric, double p) {
-        for (JsonNode e : metric.path("percentiles")) {
-            if (Math.abs(e.path("p").asDouble() - p) < 1e-9) {
-                return e.path("value_ms").asDouble(Double.NaN);
-            }
-        }
-        return Double.NaN;
     }
 
     private static String num(double v) {

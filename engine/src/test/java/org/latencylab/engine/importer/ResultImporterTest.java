@@ -1,5 +1,6 @@
 package org.latencylab.engine.importer;
 
+import org.latencylab.engine.results.RunLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
@@ -53,9 +54,12 @@ class ResultImporterTest {
         List<RequestRecord> back = RequestLog.read(out.resolve("requests.jsonl"));
         assertThat(back).hasSize(4);
         assertThat(back.get(0).ttftNanos()).isEqualTo(first.ttftNanos());
-        RunComparison.RunInfo info = RunComparison.load(List.of(out)).get(0);
+        org.latencylab.engine.results.RunDocument info = RunComparison.load(List.of(out),
+                org.latencylab.engine.scenario.StepCatalog.types()).get(0);
+        assertThat(info.sourceTool()).isEqualTo("vllm-bench");
+        assertThat(info.missingMetrics()).contains("ttfb");
         // the median of 118, 112 and 133 ms
-        assertThat(info.percentileMs("ttft", 50)).isCloseTo(118.0, within(1e-6));
+        assertThat(RunComparison.percentileMs(info, "ttft", 50)).isCloseTo(118.0, within(1e-6));
     }
 
     @Test
@@ -132,6 +136,6 @@ class ResultImporterTest {
         assertThatThrownBy(() -> ImportWriter.write(aiperf, into)).hasMessageContaining("already holds a run")
                 .hasMessageContaining("--overwrite");
         ImportWriter.write(aiperf, into, true);
-        assertThat(RequestLog.read(into.resolve(RequestLog.FILE_NAME))).hasSize(aiperf.records().size());
+        assertThat(RequestLog.read(into.resolve(RunLayout.REQUESTS_JSONL))).hasSize(aiperf.records().size());
     }
 }

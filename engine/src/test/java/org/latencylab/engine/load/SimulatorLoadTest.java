@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.results.RunLayout;
 import org.apache.commons.math3.distribution.ExponentialDistribution;
 import org.apache.commons.math3.stat.inference.KolmogorovSmirnovTest;
 import org.junit.jupiter.api.Test;
@@ -215,7 +216,7 @@ class SimulatorLoadTest {
         LoadTotals t = r.totals();
         assertThat(t.sent()).isEqualTo(t.succeeded() + t.failed() + t.cancelled());
         // requests.jsonl has every request exactly once
-        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RequestLog.FILE_NAME));
+        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RunLayout.REQUESTS_JSONL));
         assertThat(logged).hasSize((int) t.sent());
         assertThat(logged.stream().map(RequestRecord::id).distinct().count()).isEqualTo(t.sent());
         assertThat(dir.resolve("run").resolve("load.ttft.hlog")).isNotEmptyFile();
@@ -262,7 +263,7 @@ class SimulatorLoadTest {
         assertThat(run.status()).as("failure: %s", run.failure()).isEqualTo(RunResult.Status.COMPLETED);
         double lagP99 = run.steps().get(0).stats().summary("dispatch_lag").orElseThrow().pMillis(99);
         assertThat(lagP99).as("the queue at the cap is in the dispatch lag").isGreaterThan(500);
-        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RequestLog.FILE_NAME));
+        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RunLayout.REQUESTS_JSONL));
         List<RequestRecord> waited = logged.stream().filter(x -> x.capWaitNanos() > 0).toList();
         assertThat(waited.size()).as("most requests waited at the cap").isGreaterThan(logged.size() / 2);
         assertThat(waited).allSatisfy(x -> {
@@ -281,7 +282,7 @@ class SimulatorLoadTest {
         // the wait is in requests.jsonl (line 1 is the format line), read back as written, to the microsecond
         RequestRecord last = waited.get(waited.size() - 1);
         com.fasterxml.jackson.databind.JsonNode line = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
-                java.nio.file.Files.readAllLines(dir.resolve("run").resolve(RequestLog.FILE_NAME))
+                java.nio.file.Files.readAllLines(dir.resolve("run").resolve(RunLayout.REQUESTS_JSONL))
                         .get(1 + logged.indexOf(last)));
         assertThat(line.path("id").asLong()).isEqualTo(last.id());
         assertThat(line.path("cap_wait_ms").asDouble() * 1e6).isCloseTo((double) last.capWaitNanos(), within(1_000.0));

@@ -30,16 +30,16 @@ class FormatOneFixtureTest {
     @Test
     void aFormatOneRunDirectoryIsReadWithTheNumbersItConcluded(@TempDir Path tmp) throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("run-format-1"));
-        for (String f : List.of(RunFiles.RUN_JSON, RequestLog.FILE_NAME)) {
+        for (String f : List.of(RunLayout.RUN_JSON, RunLayout.REQUESTS_JSONL)) {
             try (InputStream in = Objects.requireNonNull(getClass().getResourceAsStream(FIXTURE + f), f)) {
                 Files.copy(in, dir.resolve(f));
             }
         }
-        JsonNode stored = JSON.readTree(dir.resolve(RunFiles.RUN_JSON).toFile());
+        JsonNode stored = JSON.readTree(dir.resolve(RunLayout.RUN_JSON).toFile());
         assertThat(stored.path("format").asInt()).isEqualTo(1);
-        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME)).get(0)).doesNotContain("requests_format");
+        assertThat(Files.readAllLines(dir.resolve(RunLayout.REQUESTS_JSONL)).get(0)).doesNotContain("requests_format");
 
-        List<RequestRecord> lines = RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
+        List<RequestRecord> lines = RequestLog.read(dir.resolve(RunLayout.REQUESTS_JSONL));
         assertThat(lines).hasSize(22);
         assertThat(lines).allMatch(r -> !r.label().contains("#"));
         assertThat(lines.stream().filter(r -> r.phase() == Phase.WARMUP).count()).isEqualTo(8);

@@ -69,15 +69,15 @@ class ReadErrorsTest {
 
     @Test
     void runFilesRefusesACutShortRunJsonAsBadInputInTheseWords(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve(RunFiles.RUN_JSON), "{\n  \"format\": 1,\n  \"na");
+        Files.writeString(dir.resolve(RunLayout.RUN_JSON), "{\n  \"format\": 1,\n  \"na");
         assertThatThrownBy(() -> RunFiles.readRunJson(dir)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage(dir.resolve(RunFiles.RUN_JSON) + ": line 3, column 6: the file ends before the JSON is"
+                .hasMessage(dir.resolve(RunLayout.RUN_JSON) + ": line 3, column 6: the file ends before the JSON is"
                         + " complete (was it cut short, e.g. by a crash, a full disk or a copy that did not finish?)");
     }
 
     @Test
     void aBrokenRequestLogLineNamesTheFilesLineAndTheColumnInIt(@TempDir Path dir) throws Exception {
-        Path f = dir.resolve(RequestLog.FILE_NAME);
+        Path f = dir.resolve(RunLayout.REQUESTS_JSONL);
         Files.writeString(f, "{\"x\": ]\n{}\n", StandardCharsets.UTF_8);
         assertThatThrownBy(() -> RequestLog.read(f)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith(f + ": line 1, column 7: not a JSON record: Unexpected character (']')")

@@ -46,7 +46,7 @@ class RequestLogTest {
 
     @Test
     void linesRoundTripWithTimesRelativeToTheRunStart(@TempDir Path dir) {
-        Path f = dir.resolve(RequestLog.FILE_NAME);
+        Path f = dir.resolve(RunLayout.REQUESTS_JSONL);
         RequestRecord.Builder fail = RequestRecord.builder();
         fail.id = 1;
         fail.sendNanos = ORIGIN + 2_000_000;
@@ -84,7 +84,7 @@ class RequestLogTest {
 
     @Test
     void aReSentRequestKeepsItsReasonItsWastedTimeAndItsFirstSend(@TempDir Path dir) throws Exception {
-        Path f = dir.resolve(RequestLog.FILE_NAME);
+        Path f = dir.resolve(RunLayout.REQUESTS_JSONL);
         RequestRecord.Builder b = success(3).toBuilder();
         b.resend = Resend.CLOSED_BEFORE_RESPONSE;
         b.resendWastedNanos = 400_000; // the first send at +1.1 ms, the re-send at +1.5 ms
@@ -107,7 +107,7 @@ class RequestLogTest {
 
     @Test
     void theHumanReadableFieldsAreMilliseconds(@TempDir Path dir) throws Exception {
-        Path f = dir.resolve(RequestLog.FILE_NAME);
+        Path f = dir.resolve(RunLayout.REQUESTS_JSONL);
         try (RequestLog log = new RequestLog(f, ORIGIN)) {
             log.append(success(7));
         }
@@ -119,7 +119,7 @@ class RequestLogTest {
 
     @Test
     void aTornLastLineIsSkippedAndEveryCompleteLineKept(@TempDir Path dir) throws Exception {
-        Path f = dir.resolve(RequestLog.FILE_NAME);
+        Path f = dir.resolve(RunLayout.REQUESTS_JSONL);
         try (RequestLog log = new RequestLog(f, ORIGIN)) {
             log.append(success(0));
             log.append(success(1));
@@ -130,7 +130,7 @@ class RequestLogTest {
 
     @Test
     void aRecordReachesTheFileWhileTheLogIsOpenWithoutSyncOrClose(@TempDir Path dir) throws Exception {
-        Path f = dir.resolve(RequestLog.FILE_NAME);
+        Path f = dir.resolve(RunLayout.REQUESTS_JSONL);
         try (RequestLog log = new RequestLog(f, ORIGIN)) {
             log.append(success(3));
             long deadline = System.nanoTime() + 5_000_000_000L; // the period is 20 ms; a busy machine may be slower

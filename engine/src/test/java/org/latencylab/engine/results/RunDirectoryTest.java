@@ -40,26 +40,26 @@ class RunDirectoryTest {
     void aSecondRunIntoTheSameDirectoryIsRefusedAndTheFirstRunsFilesStayIntact(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("run");
         runInto(dir, 5, false);
-        byte[] log = Files.readAllBytes(dir.resolve(RequestLog.FILE_NAME));
-        byte[] json = Files.readAllBytes(dir.resolve(RunFiles.RUN_JSON));
+        byte[] log = Files.readAllBytes(dir.resolve(RunLayout.REQUESTS_JSONL));
+        byte[] json = Files.readAllBytes(dir.resolve(RunLayout.RUN_JSON));
         assertThatThrownBy(() -> StepCatalog.engine().start(probe(3), dir, RunListener.NONE))
                 .isInstanceOf(RunDirectory.RunDirectoryException.class)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("already holds a run")
-                .hasMessageContaining(dir.resolve(RunFiles.RUN_JSON).toString())
+                .hasMessageContaining(dir.resolve(RunLayout.RUN_JSON).toString())
                 .hasMessageContaining("--overwrite");
-        assertThat(Files.readAllBytes(dir.resolve(RequestLog.FILE_NAME))).isEqualTo(log);
-        assertThat(Files.readAllBytes(dir.resolve(RunFiles.RUN_JSON))).isEqualTo(json);
-        assertThat(RequestLog.read(dir.resolve(RequestLog.FILE_NAME))).hasSize(5);
+        assertThat(Files.readAllBytes(dir.resolve(RunLayout.REQUESTS_JSONL))).isEqualTo(log);
+        assertThat(Files.readAllBytes(dir.resolve(RunLayout.RUN_JSON))).isEqualTo(json);
+        assertThat(RequestLog.read(dir.resolve(RunLayout.REQUESTS_JSONL))).hasSize(5);
     }
 
     @Test
     void aDirectoryHoldingOnlyARequestLogIsRefusedNamingIt(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve(RequestLog.FILE_NAME), "");
+        Files.writeString(dir.resolve(RunLayout.REQUESTS_JSONL), "");
         assertThatThrownBy(() -> RunDirectory.prepare(dir, false))
                 .isInstanceOfSatisfying(RunDirectory.RunDirectoryException.class, e ->
-                        assertThat(e.existingRunFile()).isEqualTo(dir.resolve(RequestLog.FILE_NAME)))
-                .hasMessageContaining(dir.resolve(RequestLog.FILE_NAME).toString());
+                        assertThat(e.existingRunFile()).isEqualTo(dir.resolve(RunLayout.REQUESTS_JSONL)))
+                .hasMessageContaining(dir.resolve(RunLayout.REQUESTS_JSONL).toString());
     }
 
     @Test
@@ -70,7 +70,7 @@ class RunDirectoryTest {
         Files.writeString(dir.resolve("cdf-ttft-e2e.png"), "old chart");
         RunResult second = runInto(dir, 3, true);
         // only the second run's requests: nothing appended to the first run's log, so the summary counts 3
-        assertThat(RequestLog.read(dir.resolve(RequestLog.FILE_NAME))).hasSize(3);
+        assertThat(RequestLog.read(dir.resolve(RunLayout.REQUESTS_JSONL))).hasSize(3);
         assertThat(second.overall().sent()).isEqualTo(3);
         assertThat(Files.exists(dir.resolve("cdf-ttft-e2e.png"))).as("the earlier run's chart is gone").isFalse();
         assertThat(Files.readString(dir.resolve("notes.txt"))).isEqualTo("mine");
@@ -123,7 +123,7 @@ class RunDirectoryTest {
                 "cdf-compare-endpoints.png", "ranking-compare-endpoints.png", "baseline-cdf-gateway.png",
                 "transports-first-screen-transports.png", "pareto-bench-ttft-throughput.png",
                 "batching-heatmap-bench.png"))
-                .allMatch(RunDirectory::isRunFile);
-        assertThat(List.of("notes.txt", "photo.png", "app.json", "scenario.yaml")).noneMatch(RunDirectory::isRunFile);
+                .allMatch(RunLayout::isRunFile);
+        assertThat(List.of("notes.txt", "photo.png", "app.json", "scenario.yaml")).noneMatch(RunLayout::isRunFile);
     }
 }

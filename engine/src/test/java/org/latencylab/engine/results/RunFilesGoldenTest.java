@@ -124,7 +124,7 @@ class RunFilesGoldenTest {
                         "java_vendor", "os", "arch", "cpus"));
                 String runJson = RunFiles.mapper().writeValueAsString(json) + "\n";
                 RunFiles.writeSummaryCsv(dir, r);
-                String csv = Files.readString(dir.resolve(RunFiles.SUMMARY_CSV), StandardCharsets.UTF_8);
+                String csv = Files.readString(dir.resolve(RunLayout.SUMMARY_CSV), StandardCharsets.UTF_8);
                 if (Boolean.getBoolean("golden.update") && l.equals(Locale.ROOT)) {
                     Files.createDirectories(SOURCE);
                     Files.writeString(SOURCE.resolve("run.json"), runJson, StandardCharsets.UTF_8);

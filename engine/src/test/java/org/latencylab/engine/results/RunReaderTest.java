@@ -94,13 +94,13 @@ class RunReaderTest {
         SweepRunner.SweepResult sw = (SweepRunner.SweepResult) sweep.result();
         assertThat(sw.fitP50()).isNotNull();
         assertThat(sw.fitP50().withOffset()).as("fitOffset: true fits c + a·n^α").isTrue();
-        JsonNode runJson = JSON.readTree(dir.resolve(RunFiles.RUN_JSON).toFile());
+        JsonNode runJson = JSON.readTree(dir.resolve(RunLayout.RUN_JSON).toFile());
         assertThat(runJson.path("steps").get(1).has("tier")).isFalse();
         assertThat(runJson.path("steps").get(1).path("summary").has("tier")).isFalse();
         assertThat(runJson.path("steps").get(0).path("tier").asText()).isEqualTo("slow");
 
         // the load step leaves its warmup out, exactly as many as the file says
-        List<RequestRecord> lines = RequestLog.read(dir.resolve(RequestLog.FILE_NAME));
+        List<RequestRecord> lines = RequestLog.read(dir.resolve(RunLayout.REQUESTS_JSONL));
         List<RequestRecord> load = lines.stream().filter(r -> r.step().equals("load")).toList();
         long warmup = load.stream().filter(r -> r.phase() == Phase.WARMUP).count();
         assertThat(warmup).as("warmup requests in the log").isGreaterThan(10);
@@ -135,7 +135,7 @@ class RunReaderTest {
         RunSpec longProbe = new RunSpec("killed", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS,
                 StatsSettings.DEFAULTS, List.of(new ProbeSpec(100_000, 4, 64, 4, true, true, 0)), null, null, 5);
         RunHandle h = StepCatalog.engine().start(longProbe, dir, null);
-        Path log = dir.resolve(RequestLog.FILE_NAME);
+        Path log = dir.resolve(RunLayout.REQUESTS_JSONL);
         long until = System.currentTimeMillis() + 30_000;
         while ((!Files.exists(log) || Files.readAllLines(log).size() < 25) && System.currentTimeMillis() < until) {
             Thread.sleep(20);
@@ -144,15 +144,15 @@ class RunReaderTest {
         // the last line may be torn
         Path killed = tmp.resolve("killed");
         Files.createDirectories(killed);
-        Files.copy(dir.resolve(RunFiles.RUN_JSON), killed.resolve(RunFiles.RUN_JSON));
-        Files.copy(log, killed.resolve(RequestLog.FILE_NAME));
+        Files.copy(dir.resolve(RunLayout.RUN_JSON), killed.resolve(RunLayout.RUN_JSON));
+        Files.copy(log, killed.resolve(RunLayout.REQUESTS_JSONL));
         h.cancel();
         h.await(Duration.ofSeconds(20));
-        Files.writeString(killed.resolve(RequestLog.FILE_NAME), "{\"id\":99999,\"label\":\"pro",
+        Files.writeString(killed.resolve(RunLayout.REQUESTS_JSONL), "{\"id\":99999,\"label\":\"pro",
                 StandardCharsets.UTF_8, StandardOpenOption.APPEND);
-        assertThat(JSON.readTree(killed.resolve(RunFiles.RUN_JSON).toFile()).path("status").asText())
+        assertThat(JSON.readTree(killed.resolve(RunLayout.RUN_JSON).toFile()).path("status").asText())
                 .isEqualTo("running");
-        long complete = RequestLog.read(killed.resolve(RequestLog.FILE_NAME)).size();
+        long complete = RequestLog.read(killed.resolve(RunLayout.REQUESTS_JSONL)).size();
         assertThat(complete).isGreaterThanOrEqualTo(20);
 
         RunResult r = StepCatalog.reader().recover(killed);
@@ -163,12 +163,12 @@ class RunReaderTest {
         });
         assertThat(r.notices()).anyMatch(n -> n.startsWith("interrupted: the process ended while the run was going")
                 && n.contains(complete + " requests"));
-        JsonNode written = JSON.readTree(killed.resolve(RunFiles.RUN_JSON).toFile());
+        JsonNode written = JSON.readTree(killed.resolve(RunLayout.RUN_JSON).toFile());
         assertThat(written.path("status").asText()).isEqualTo("interrupted");
         assertThat(written.path("format").asInt()).isEqualTo(RunFiles.FORMAT);
         assertThat(written.path("summary").path("sent").asLong()).isEqualTo(complete);
         assertThat(written.path("spec").path("target").path("profile").asText()).isEqualTo("small-fast");
-        assertThat(Files.readAllLines(killed.resolve(RunFiles.SUMMARY_CSV)).get(1)).startsWith("probe,ttft,"
+        assertThat(Files.readAllLines(killed.resolve(RunLayout.SUMMARY_CSV)).get(1)).startsWith("probe,ttft,"
                 + complete + ",");
         // recovering twice changes nothing
         assertThat(StepCatalog.reader().recover(killed).steps().get(0).stats()).isEqualTo(r.steps().get(0).stats());
@@ -179,19 +179,19 @@ class RunReaderTest {
         Path dir = tmp.resolve("run");
         run(new RunSpec("fmt", TargetSpec.simulator("small-fast"), ClientOptions.DEFAULTS, null,
                 List.of(new ProbeSpec(3, 1, 32, 2, true, true, 0)), null, null, 1), dir);
-        ObjectNode runJson = (ObjectNode) JSON.readTree(dir.resolve(RunFiles.RUN_JSON).toFile());
+        ObjectNode runJson = (ObjectNode) JSON.readTree(dir.resolve(RunLayout.RUN_JSON).toFile());
         runJson.put("format", RunFiles.FORMAT + 1);
-        JSON.writeValue(dir.resolve(RunFiles.RUN_JSON).toFile(), runJson);
+        JSON.writeValue(dir.resolve(RunLayout.RUN_JSON).toFile(), runJson);
         assertThatThrownBy(() -> StepCatalog.reader().open(dir)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("run.json format " + (RunFiles.FORMAT + 1) + " is newer than this LatencyLab"
                         + " reads (up to " + RunFiles.FORMAT + ")");
         runJson.remove("format");
-        JSON.writeValue(dir.resolve(RunFiles.RUN_JSON).toFile(), runJson);
+        JSON.writeValue(dir.resolve(RunLayout.RUN_JSON).toFile(), runJson);
         assertThatThrownBy(() -> StepCatalog.reader().open(dir)).hasMessageContaining("field 'format'");
         runJson.put("format", RunFiles.FORMAT);
-        JSON.writeValue(dir.resolve(RunFiles.RUN_JSON).toFile(), runJson);
+        JSON.writeValue(dir.resolve(RunLayout.RUN_JSON).toFile(), runJson);
 
-        Path log = dir.resolve(RequestLog.FILE_NAME);
+        Path log = dir.resolve(RunLayout.REQUESTS_JSONL);
         List<String> lines = Files.readAllLines(log);
         assertThat(lines.get(0)).isEqualTo("{\"requests_format\":" + RequestLog.FORMAT + "}");
         lines.set(0, "{\"requests_format\":" + (RequestLog.FORMAT + 1) + "}");

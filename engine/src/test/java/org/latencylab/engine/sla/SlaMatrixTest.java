@@ -1,11 +1,11 @@
 package org.latencylab.engine.sla;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.engine.importer.ImportWriter;
 import org.latencylab.engine.importer.ResultImporter;
+import org.latencylab.engine.results.RunDocument;
+import org.latencylab.engine.scenario.StepCatalog;
 import org.latencylab.engine.stats.SloBudget;
 
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ class SlaMatrixTest {
     void eachCellIsJudgedOnTheRunsOwnSummary(@TempDir Path tmp) throws Exception {
         Path dir = ImportWriter.write(ResultImporter.read(Path.of(System.getProperty("latencylab.repo.dir", ".."))
                 .resolve("sample-data/imports/aiperf-profile_export.jsonl"), null), tmp.resolve("run"));
-        JsonNode json = new ObjectMapper().readTree(dir.resolve("run.json").toFile());
+        RunDocument json = RunDocument.read(dir, StepCatalog.types());
         SlaMatrix m = new SlaMatrix(List.of(SlaMatrix.Cell.parse("e2e:p99:305"), SlaMatrix.Cell.parse("e2e:p99:400"),
                 SlaMatrix.Cell.parse("ttft:p99:150"), SlaMatrix.Cell.parse("output_tokens_per_s:min:1")));
         List<SlaMatrix.Row> rows = m.judge(json);

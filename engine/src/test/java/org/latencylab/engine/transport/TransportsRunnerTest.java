@@ -1,5 +1,6 @@
 package org.latencylab.engine.transport;
 
+import org.latencylab.engine.results.RunLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.engine.api.RequestRecord;
@@ -115,7 +116,7 @@ class TransportsRunnerTest {
         assertThat(t.cell("grpc-tls", "stable-4g", "cold").e2e().p50Ms())
                 .isGreaterThan(t.cell("grpc", "stable-4g", "cold").e2e().p50Ms());
 
-        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RequestLog.FILE_NAME));
+        List<RequestRecord> logged = RequestLog.read(dir.resolve("run").resolve(RunLayout.REQUESTS_JSONL));
         assertThat(logged).hasSize(24);
         assertThat(logged.stream().map(RequestRecord::label).distinct()).hasSize(12)
                 .contains("transports-stable-4g-grpc-cold");

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.export;
 
+import org.latencylab.engine.results.RunLayout;
 import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.run.RunResult;
@@ -36,7 +37,7 @@ public final class DataExport {
         try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
             w.write(CSV_HEADER);
             w.write('\n');
-            RequestLog.forEach(runDirectory.resolve(RequestLog.FILE_NAME), r -> {
+            RequestLog.forEach(runDirectory.resolve(RunLayout.REQUESTS_JSONL), r -> {
               try {
                 w.write(String.join(",", Long.toString(r.id()), csv(r.label()), Integer.toString(r.contextTokens()),
                         r.outcome().toString().toLowerCase(Locale.ROOT),

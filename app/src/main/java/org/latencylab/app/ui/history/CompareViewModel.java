@@ -12,6 +12,8 @@ import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.app.ui.results.MetricGlossary;
 import org.latencylab.engine.compare.RunComparison;
+import org.latencylab.engine.results.RunDocument;
+import org.latencylab.engine.scenario.StepCatalog;
 import org.latencylab.engine.stats.LatencyCdf;
 
 import java.util.ArrayList;
@@ -79,9 +81,10 @@ public final class CompareViewModel {
 
     /** Reads the runs' summaries and distributions (disk; runs on a background thread). */
     private static Loaded load(List<RunEntry> entries) {
-        List<RunComparison.RunInfo> infos = RunComparison.load(entries.stream().map(RunEntry::directory).toList());
+        List<RunDocument> infos = RunComparison.load(entries.stream().map(RunEntry::directory).toList(),
+                StepCatalog.types());
         List<Map<String, LatencyCdf>> cdfs = new ArrayList<>();
-        for (RunComparison.RunInfo r : infos) {
+        for (RunDocument r : infos) {
             cdfs.add(RunComparison.distributions(r));
         }
         return new Loaded(entries, infos, RunComparison.labels(infos, true), cdfs);
@@ -111,7 +114,7 @@ public final class CompareViewModel {
      * @return one row per metric of {@link #METRICS} and percentile of {@link #PERCENTILES}, one cell per run
      * @throws IllegalArgumentException when the baseline index is out of range
      */
-    public static List<DiffRow> table(List<RunComparison.RunInfo> runs, int baseline) {
+    public static List<DiffRow> table(List<RunDocument> runs, int baseline) {
         List<DiffRow> out = new ArrayList<>();
         for (RunComparison.Row row : RunComparison.differences(runs, baseline)) {
             if (!METRICS.contains(row.metric()) || !PERCENTILES.contains(row.percentile())) {
@@ -159,7 +162,7 @@ public final class CompareViewModel {
      * @param labels  distinct labels (name and start time, plus the directory when those are shared), same order
      * @param cdfs    each run's TTFT and E2E distributions ({@link RunComparison#distributions}), same order
      */
-    public record Loaded(List<RunEntry> entries, List<RunComparison.RunInfo> infos, List<String> labels,
+    public record Loaded(List<RunEntry> entries, List<RunDocument> infos, List<String> labels,
                          List<Map<String, LatencyCdf>> cdfs) {
         /** Copies the lists; all four must be of one size. */
         public Loaded {

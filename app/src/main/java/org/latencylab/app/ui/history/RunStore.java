@@ -1,9 +1,8 @@
 package org.latencylab.app.ui.history;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import org.latencylab.engine.results.RunLayout;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.latencylab.engine.results.RunFiles;
+import org.latencylab.engine.results.RunDocument;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.StatsSettings;
 import org.latencylab.engine.scenario.StepCatalog;
@@ -24,8 +23,6 @@ import java.util.stream.Stream;
  * the folder; concurrent renames of the same run are last-writer-wins).
  */
 public final class RunStore {
-    /** File with the app's own data about a run (its title); the engine's files are never modified. */
-    public static final String APP_JSON = "app.json";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Path runsDir;
 
@@ -68,42 +65,46 @@ public final class RunStore {
      * @return its entry, or null when it has no readable {@code run.json}
      */
     public RunEntry read(Path dir) {
-        Path runJson = dir.resolve(RunFiles.RUN_JSON);
-        if (!Files.isRegularFile(runJson)) {
+        if (!RunLayout.isRunDirectory(dir)) {
             return null;
         }
+        RunDocument n;
         try {
-            JsonNode n = JSON.readTree(runJson.toFile());
-            String name = n.path("name").asText(dir.getFileName().toString());
-            String title = name;
-            Path app = dir.resolve(APP_JSON);
-            if (Files.isRegularFile(app)) {
-                String t = JSON.readTree(app.toFile()).path("title").asText("");
-                if (!t.isBlank()) {
+            n = RunDocument.read(dir, StepCatalog.types());
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            return null;
+        }
+        String title = n.name();
+        Path app = RunLayout.appJson(dir);
+        if (Files.isRegularFile(app)) {
+            try {
+                String t = JSON.readValue(app.toFile(), AppData.class).title();
+                if (t != null && !t.isBlank()) {
                     title = t;
                 }
+            } catch (IOException e) {
+                // an unreadable title file: the run's own name is shown
             }
-            Instant started = null;
-            try {
-                started = Instant.parse(n.path("started_at").asText(""));
-            } catch (java.time.format.DateTimeParseException ignored) {
-                // unknown start: sorted last
-            }
-            List<String> kinds = new ArrayList<>();
-            for (JsonNode ex : n.path("spec").path("experiments")) {
-                kinds.add(ex.path("type").asText("?"));
-            }
-            if (kinds.isEmpty()) {
-                for (JsonNode st : n.path("steps")) {
-                    kinds.add(st.path("type").asText("?"));
-                }
-            }
-            JsonNode sent = n.path("summary").path("sent");
-            return new RunEntry(dir, title, name, n.path("status").asText("unknown"), started,
-                    n.path("endpoint").asText(""), String.join("+", kinds), sent.isNumber() ? sent.asLong() : -1);
-        } catch (IOException e) {
-            return null;
         }
+        List<String> kinds = new ArrayList<>();
+        if (n.spec() != null) {
+            n.spec().experiments().forEach(ex -> kinds.add(ex.type()));
+        }
+        if (kinds.isEmpty()) {
+            n.steps().forEach(st -> kinds.add(st.type()));
+        }
+        return new RunEntry(dir, title, n.name(), n.status() == null ? "unknown" : n.status(), n.startedInstant(),
+                n.endpoint() == null ? "" : n.endpoint(), String.join("+", kinds),
+                n.summary() == null ? -1 : n.summary().sent());
+    }
+
+    /**
+     * The app's own data about a run, kept in {@value RunLayout#APP_JSON}.
+     *
+     * @param title the run's display title, or null
+     */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+    public record AppData(@com.fasterxml.jackson.annotation.JsonProperty("title") String title) {
     }
 
     /**
@@ -135,7 +136,7 @@ public final class RunStore {
     }
 
     /**
-     * Sets a run's display title (kept in {@value #APP_JSON}).
+     * Sets a run's display title (kept in {@value RunLayout#APP_JSON}).
      *
      * @param dir   run directory
      * @param title new title; not blank
@@ -146,12 +147,11 @@ public final class RunStore {
         if (title == null || title.isBlank()) {
             throw new IllegalArgumentException("a run title must not be blank");
         }
-        ObjectNode o = JSON.createObjectNode();
-        o.put("title", title.strip());
+        Path app = RunLayout.appJson(dir);
         try {
-            JSON.writerWithDefaultPrettyPrinter().writeValue(dir.resolve(APP_JSON).toFile(), o);
+            JSON.writerWithDefaultPrettyPrinter().writeValue(app.toFile(), new AppData(title.strip()));
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve(APP_JSON) + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + app + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.lens;
 
+import org.latencylab.engine.results.RunLayout;
 import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
@@ -95,9 +96,9 @@ public final class DefinitionsViewModel {
      * @throws IllegalArgumentException      when a line of it is malformed (the message names the file)
      */
     static Lens lens(Path dir) {
-        Path log = dir.resolve(RequestLog.FILE_NAME);
+        Path log = dir.resolve(RunLayout.REQUESTS_JSONL);
         if (!Files.isRegularFile(log)) {
-            return new Lens(List.of(), "This run has no per-request events (no " + RequestLog.FILE_NAME + ").");
+            return new Lens(List.of(), "This run has no per-request events (no " + RunLayout.REQUESTS_JSONL + ").");
         }
         List<RequestRecord> records = RequestLog.read(log);
         Map<MetricDefinition, MetricLens.View> views = MetricLens.apply(records);

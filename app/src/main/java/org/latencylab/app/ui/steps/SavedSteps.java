@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.steps;
 
+import org.latencylab.engine.results.RunLayout;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.latencylab.engine.load.GridResult;
@@ -37,7 +38,7 @@ public record SavedSteps(Map<String, List<LoadSecond>> seconds, GridResult grid)
      *         (a run that never ended)
      */
     public static SavedSteps read(Path runDir) {
-        Path file = runDir.resolve(RunFiles.RUN_JSON);
+        Path file = runDir.resolve(RunLayout.RUN_JSON);
         if (!Files.isRegularFile(file)) {
             return NONE;
         }

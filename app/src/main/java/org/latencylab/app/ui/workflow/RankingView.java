@@ -160,7 +160,7 @@ public final class RankingView {
         export.setTooltip(Controls.tip("A self-contained HTML report of the run on screen (tables, definitions, charts)"));
         export.setOnAction(e -> {
             FileChooser fc = new FileChooser();
-            fc.setInitialFileName("report.html");
+            fc.setInitialFileName(org.latencylab.engine.results.RunLayout.REPORT_HTML);
             fc.getExtensionFilters().add(new FileChooser.ExtensionFilter("HTML", "*.html"));
             File f = fc.showSaveDialog(root.getScene() == null ? null : root.getScene().getWindow());
             if (f != null) {

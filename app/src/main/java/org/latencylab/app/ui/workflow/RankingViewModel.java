@@ -201,7 +201,8 @@ public final class RankingViewModel {
                 return;
             }
             if (dir != null) {
-                executor.submit("monitor state", () -> readState(dir.resolve("monitor.json")), this::showLive,
+                executor.submit("monitor state", () -> readState(
+                        org.latencylab.engine.results.RunLayout.monitorState(dir, "monitor")), this::showLive,
                         (Throwable t) -> { });
             }
         }), 2, 2, java.util.concurrent.TimeUnit.SECONDS);
@@ -214,21 +215,17 @@ public final class RankingViewModel {
         }
     }
 
-    private static List<Row> readState(Path file) throws java.io.IOException {
-        if (!java.nio.file.Files.exists(file)) {
+    private static List<Row> readState(Path file) {
+        org.latencylab.engine.monitor.LiveRanking live = org.latencylab.engine.monitor.LiveRanking.read(file);
+        if (live == null) {
             return null;
         }
-        com.fasterxml.jackson.databind.JsonNode n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile());
         java.util.List<Row> out = new java.util.ArrayList<>();
-        for (com.fasterxml.jackson.databind.JsonNode e : n.path("endpoints")) {
-            out.add(new Row(e.path("rank").asInt(), e.path("name").asText(), e.path("succeeded").asLong(),
-                    Units.ms(e.path("ttft_ms").path("p50").asDouble(Double.NaN)),
-                    Units.ms(e.path("ttft_ms").path("p95").asDouble(Double.NaN)),
-                    Units.ms(e.path("e2e_ms").path("p95").asDouble(Double.NaN)), e.path("tier").asText("–"),
-                    Units.percent(e.path("sla_attainment").asDouble(Double.NaN)),
-                    Units.percent(e.path("error_rate").asDouble(Double.NaN))));
+        for (org.latencylab.engine.monitor.LiveRanking.Endpoint e : live.endpoints()) {
+            out.add(new Row(e.rank(), e.name() == null ? "" : e.name(), e.succeeded(), Units.ms(e.ttftMs().p50()),
+                    Units.ms(e.ttftMs().p95()), Units.ms(e.e2eMs().p95()), e.tier() == null ? "–" : e.tier(),
+                    Units.percent(e.slaAttainment()), Units.percent(e.errorRate())));
         }
-        out.sort(java.util.Comparator.comparingInt(Row::rank));
         return out;
     }
 
@@ -383,8 +380,8 @@ public final class RankingViewModel {
             slaVerdict.set("no finished run on screen to judge");
             return false;
         }
-        executor.submit("SLA matrix", () -> matrix.judge(new com.fasterxml.jackson.databind.ObjectMapper()
-                .readTree(dir.resolve(org.latencylab.engine.results.RunFiles.RUN_JSON).toFile())), rows -> {
+        executor.submit("SLA matrix", () -> matrix.judge(org.latencylab.engine.results.RunDocument.read(dir,
+                org.latencylab.engine.scenario.StepCatalog.types())), rows -> {
             StringBuilder sb = new StringBuilder();
             for (org.latencylab.engine.sla.SlaMatrix.Row row : rows) {
                 sb.append(row.step()).append(row.passed() ? ": PASS" : ": FAIL");

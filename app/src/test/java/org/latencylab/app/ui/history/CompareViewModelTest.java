@@ -1,9 +1,10 @@
 package org.latencylab.app.ui.history;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.latencylab.engine.compare.RunComparison;
+import org.latencylab.engine.results.RunDocument;
+import org.latencylab.engine.scenario.StepCatalog;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -14,11 +15,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CompareViewModelTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static RunComparison.RunInfo run(String dir, String name, String tool, List<String> missing,
-                                             String metricsJson) throws Exception {
-        JsonNode n = JSON.readTree("{\"format\":1,\"name\":\"" + name + "\",\"started_at\":\"2026-11-30T09:00:00Z\","
-                + "\"summary\":{\"metrics\":" + metricsJson + "}}");
-        return new RunComparison.RunInfo(Path.of(dir), name, tool, missing, n);
+    private static RunDocument run(String dir, String name, String tool, List<String> missing,
+                                   String metricsJson) throws Exception {
+        String imported = tool.equals("latencylab") ? "" : "\"source_tool\":\"" + tool + "\",\"missing_metrics\":"
+                + JSON.writeValueAsString(missing) + ",";
+        return RunDocument.parse(Path.of(dir), "{\"format\":1,\"name\":\"" + name + "\",\"started_at\":"
+                + "\"2026-11-30T09:00:00Z\"," + imported + "\"summary\":{\"metrics\":" + metricsJson + "}}",
+                StepCatalog.types());
     }
 
     private static String metric(double p50, double p95, double p99) {

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.results;
 
+import org.latencylab.engine.results.RunLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,7 +129,7 @@ class ResultsViewModelTest {
         ui.run(() -> results.select("load"));
         ui.run(() -> assertShowsExactly(results, e.steps().get(2)));
         Path dir = e.runDirectory();
-        long warmup = RequestLog.read(dir.resolve(RequestLog.FILE_NAME)).stream()
+        long warmup = RequestLog.read(dir.resolve(RunLayout.REQUESTS_JSONL)).stream()
                 .filter(r -> r.step().equals("load") && !r.measured()).count();
         assertThat(warmup).isGreaterThan(10);
         assertThat(ui.call(() -> results.errorsProperty().get()))

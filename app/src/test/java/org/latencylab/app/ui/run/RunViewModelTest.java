@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.run;
 
+import org.latencylab.engine.results.RunLayout;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -110,7 +111,7 @@ class RunViewModelTest {
         assertThat(rows.get(0).p50()).matches(".*ms \\[.*–.*\\].*");
         Path dir = ui.call(() -> vm.runDirectoryProperty().get());
         assertThat(dir.getParent()).isEqualTo(runs);
-        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME))).hasSize(1 + 30); // format line + requests
+        assertThat(Files.readAllLines(dir.resolve(RunLayout.REQUESTS_JSONL))).hasSize(1 + 30); // format line + requests
 
         // history lists the run and reopens it as the engine concluded it
         HistoryViewModel history = new HistoryViewModel(ui, new RunStore(runs));
@@ -149,7 +150,7 @@ class RunViewModelTest {
         assertThat(kept).isGreaterThanOrEqualTo(10).isLessThan(100_000);
         assertThat(ui.call(() -> vm.progressTextProperty().get())).startsWith("cancelled");
         Path dir = ui.call(() -> vm.runDirectoryProperty().get());
-        assertThat(Files.readAllLines(dir.resolve(RequestLog.FILE_NAME))).hasSize((int) kept + 1);
+        assertThat(Files.readAllLines(dir.resolve(RunLayout.REQUESTS_JSONL))).hasSize((int) kept + 1);
     }
 
     @Test
