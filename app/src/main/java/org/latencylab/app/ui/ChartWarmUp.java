@@ -1,5 +1,6 @@
 package org.latencylab.app.ui;
 
+import org.latencylab.app.ui.controls.Controls;
 import io.fair_acc.chartfx.XYChart;
 import javafx.scene.layout.Pane;
 import org.latencylab.app.ui.results.ResultCharts;

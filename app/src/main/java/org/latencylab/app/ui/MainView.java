@@ -1,5 +1,6 @@
 package org.latencylab.app.ui;
 
+import org.latencylab.app.ui.controls.Controls;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import javafx.application.Application;

@@ -212,9 +212,9 @@ public final class ResultsView {
             // not in the same pulse, so that no pulse holds the FX thread long (the table is laid out in the next
             // pulse, the CDF in the one after, then the time chart's lines, then its tier bands)
             liveFilled = true;
-            org.latencylab.app.ui.Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
-            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fillLines(time, vm.stepProperty().get()));
-            org.latencylab.app.ui.Controls.inPulse(4, () -> ResultCharts.fill(time, vm.stepProperty().get(),
+            org.latencylab.app.ui.controls.Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
+            org.latencylab.app.ui.controls.Controls.inPulse(3, () -> ResultCharts.fillLines(time, vm.stepProperty().get()));
+            org.latencylab.app.ui.controls.Controls.inPulse(4, () -> ResultCharts.fill(time, vm.stepProperty().get(),
                     tiers()));
         } else {
             fillLive(d);
@@ -248,7 +248,7 @@ public final class ResultsView {
         }
         if (!timeFillPending) {
             timeFillPending = true;
-            org.latencylab.app.ui.Controls.inPulse(1, () -> {
+            org.latencylab.app.ui.controls.Controls.inPulse(1, () -> {
                 timeFillPending = false;
                 ResultCharts.fill(time, vm.stepProperty().get(), tiers());
             });
@@ -454,7 +454,7 @@ public final class ResultsView {
 
     /** @param text tooltip text @return a wrapping tooltip shown quickly (the app's one tooltip style) */
     public static Tooltip tip(String text) {
-        return org.latencylab.app.ui.Controls.tip(text);
+        return org.latencylab.app.ui.controls.Controls.tip(text);
     }
 
 }
