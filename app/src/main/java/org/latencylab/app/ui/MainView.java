@@ -35,7 +35,7 @@ import org.latencylab.app.ui.export.DataExport;
 import org.latencylab.app.ui.history.CompareView;
 import org.latencylab.app.ui.history.HistoryView;
 import org.latencylab.app.ui.results.MetricGlossary;
-import org.latencylab.app.ui.results.ResultCharts;
+import org.latencylab.charts.results.ResultCharts;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.stats.TierTable;
 import org.latencylab.app.ui.results.ResultsView;
@@ -429,7 +429,8 @@ public final class MainView {
         CdfChart.YScale y = results.cdfScale();
         ChartTheme theme = results.theme();
         executor.submit("export PNG", () -> {
-            ChartImages.writePng(() -> ResultCharts.build(kind, data, stats, y, theme), width, height, scale, out);
+            ChartImages.writePng(() -> ResultCharts.build(kind, ResultsView.title(kind), data, stats, y, theme), width,
+                    height, scale, out);
             return out;
         }, (Path p) -> {
             status("wrote " + p);

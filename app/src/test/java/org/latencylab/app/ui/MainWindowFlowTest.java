@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
-import org.latencylab.app.ui.results.ResultCharts;
+import org.latencylab.charts.results.ResultCharts;
 import org.latencylab.app.ui.results.SummaryRow;
 import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.app.ui.settings.AppDirectories;
