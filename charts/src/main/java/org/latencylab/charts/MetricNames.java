@@ -4,15 +4,18 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.latencylab.charts.data.Quantity;
+import org.latencylab.engine.stats.Metric;
 
 /**
- * The one place that names metrics, statistics and run parts for people: chart titles, axis names, legends. Maps
+ * The one place that names statistics, run parts and chart axes for people: chart titles, axis names, legends.
+ * A metric of the engine is named by its {@link Metric#displayName()} (the one place that names and defines the
+ * metrics); this class adds units, statistics and the other quantities charts show. Maps
  * the identifiers used in scenarios, {@code run.json} and {@code summary.csv} ({@code ttft_from_intended},
  * {@code p999}, {@code goodput_rps}) to the standard terms of the field with their unit ({@code TTFT from intended
  * start [ms]}, {@code P99.9}, {@code goodput [req/s]}). The console, the HTML report and the window name metrics
  * through this class, so a metric has one name everywhere (e.g. {@code time to first content} for the id
  * {@code time_to_first_content}: send to the first answer, non-reasoning, text). The definitions of the metrics are
- * in the README.
+ * {@link Metric#definition()}.
  *
  * <p>Stateless; thread-safe.
  */
@@ -21,18 +24,9 @@ public final class MetricNames {
     private record Entry(String name, String unit) {
     }
 
-    private static final Map<String, Entry> METRICS = Map.ofEntries(
-            Map.entry("ttft", new Entry("TTFT", "ms")),
-            Map.entry("time_to_first_content", new Entry("time to first content", "ms")),
-            Map.entry("ttfb", new Entry("TTFB", "ms")),
+    /** Names of what is not one of the engine's {@link Metric}s (those name themselves, in ms). */
+    private static final Map<String, Entry> OTHERS = Map.ofEntries(
             Map.entry("first_byte", new Entry("time to first byte", "ms")),
-            Map.entry("e2e", new Entry("E2E", "ms")),
-            Map.entry("tpot", new Entry("TPOT", "ms")),
-            Map.entry("itl", new Entry("ITL", "ms")),
-            Map.entry("itl_per_token", new Entry("ITL per token", "ms")),
-            Map.entry("ttft_from_intended", new Entry("TTFT from intended start", "ms")),
-            Map.entry("e2e_from_intended", new Entry("E2E from intended start", "ms")),
-            Map.entry("dispatch_lag", new Entry("dispatch lag", "ms")),
             Map.entry("connect", new Entry("connect time", "ms")),
             Map.entry("achieved_rps", new Entry("achieved rate", "req/s")),
             Map.entry("goodput_rps", new Entry("goodput", "req/s")),
@@ -52,7 +46,7 @@ public final class MetricNames {
      *         spaces
      */
     public static String name(String id) {
-        Entry e = METRICS.get(key(id));
+        Entry e = entry(id);
         return e != null ? e.name() : id.strip().replace('_', ' ');
     }
 
@@ -61,8 +55,12 @@ public final class MetricNames {
      * @return its unit, e.g. {@code ms}, {@code req/s}, {@code tokens}; {@code ""} when unknown
      */
     public static String unit(String id) {
-        Entry e = METRICS.get(key(id));
+        Entry e = entry(id);
         return e != null ? e.unit() : "";
+    }
+
+    private static Entry entry(String id) {
+        return Metric.find(id).map(m -> new Entry(m.displayName(), "ms")).orElseGet(() -> OTHERS.get(key(id)));
     }
 
     /**

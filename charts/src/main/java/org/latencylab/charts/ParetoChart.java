@@ -1,5 +1,6 @@
 package org.latencylab.charts;
 
+import org.latencylab.engine.analysis.ParetoSet;
 import java.util.List;
 import java.util.Objects;
 
@@ -27,8 +28,8 @@ import org.latencylab.charts.data.Quantity;
 public final class ParetoChart {
 
     private final XYChart chart;
-    private final ParetoFront.Goal xGoal;
-    private final ParetoFront.Goal yGoal;
+    private final ParetoSet.Goal xGoal;
+    private final ParetoSet.Goal yGoal;
     private final DoubleDataSet all = new DoubleDataSet("configurations", 0);
     private final DoubleDataSet front = new DoubleDataSet("Pareto front", 0);
     private List<LabelledPoint> lastFront = List.of();
@@ -43,7 +44,7 @@ public final class ParetoChart {
      * @param yGoal whether larger or smaller y is better
      * @param theme light or dark
      */
-    public ParetoChart(String title, Quantity x, ParetoFront.Goal xGoal, Quantity y, ParetoFront.Goal yGoal,
+    public ParetoChart(String title, Quantity x, ParetoSet.Goal xGoal, Quantity y, ParetoSet.Goal yGoal,
                        ChartTheme theme) {
         ChartScaffold.requireTitle(title);
         Objects.requireNonNull(theme, "theme");

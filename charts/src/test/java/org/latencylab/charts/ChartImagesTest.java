@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import javafx.animation.AnimationTimer;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
 
@@ -57,6 +60,21 @@ class ChartImagesTest {
         assertThat(Pixels.distance(img.getRGB(320, 200), 0xffffffff)).isGreaterThan(100);
     }
 
+    /** Waits until the JavaFX toolkit has run {@code n} pulses (counted by an animation timer). */
+    private static void awaitPulses(int n) throws InterruptedException {
+        CountDownLatch pulses = new CountDownLatch(n);
+        Fx.run(() -> new AnimationTimer() {
+            @Override
+            public void handle(long now) {
+                pulses.countDown();
+                if (pulses.getCount() == 0) {
+                    stop();
+                }
+            }
+        }.start());
+        assertThat(pulses.await(30, TimeUnit.SECONDS)).as(n + " pulses").isTrue();
+    }
+
     @Test
     void exportsAChartThatIsShowingInAWindowAtItsCurrentSize() throws Exception {
         Fx.start();
@@ -70,7 +88,7 @@ class ChartImagesTest {
             return c;
         });
         try {
-            Thread.sleep(300); // a few pulses for ChartFX to lay out and draw
+            awaitPulses(ChartImages.SETTLE_PULSES); // ChartFX lays out and draws a shown chart in its next pulses
             Path png = dir.resolve("shown.png");
             ChartImages.writePng(chart, 1.0, png);
             BufferedImage img = Pixels.read(png);

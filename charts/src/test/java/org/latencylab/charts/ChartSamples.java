@@ -1,5 +1,6 @@
 package org.latencylab.charts;
 
+import org.latencylab.engine.analysis.ParetoSet;
 import java.nio.file.Path;
 import java.util.function.Supplier;
 
@@ -89,8 +90,8 @@ public final class ChartSamples {
 
     static Region pareto(ChartTheme theme) {
         ParetoChart c = new ParetoChart("vLLM config grid: throughput vs P99 TTFT",
-                new Quantity("Throughput", "tokens/s"), ParetoFront.Goal.MAXIMIZE, new Quantity("P99 TTFT", "ms"),
-                ParetoFront.Goal.MINIMIZE, theme);
+                new Quantity("Throughput", "tokens/s"), ParetoSet.Goal.MAXIMIZE, new Quantity("P99 TTFT", "ms"),
+                ParetoSet.Goal.MINIMIZE, theme);
         c.update(SampleData.configGrid());
         return c.chart();
     }

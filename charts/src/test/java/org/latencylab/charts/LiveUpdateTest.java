@@ -75,8 +75,8 @@ class LiveUpdateTest {
     void paretoChartKeepsTheFrontOfTheLastUpdate() {
         var front = Fx.call(() -> {
             ParetoChart p = new ParetoChart("t", new Quantity("Throughput", "tokens/s"),
-                    org.latencylab.charts.data.ParetoFront.Goal.MAXIMIZE, new Quantity("P99", "ms"),
-                    org.latencylab.charts.data.ParetoFront.Goal.MINIMIZE, ChartTheme.LIGHT);
+                    org.latencylab.engine.analysis.ParetoSet.Goal.MAXIMIZE, new Quantity("P99", "ms"),
+                    org.latencylab.engine.analysis.ParetoSet.Goal.MINIMIZE, ChartTheme.LIGHT);
             p.update(SampleData.configGrid());
             return p.front();
         });

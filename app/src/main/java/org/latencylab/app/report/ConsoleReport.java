@@ -1,6 +1,7 @@
 package org.latencylab.app.report;
 
 import org.latencylab.engine.results.RunLayout;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.charts.MetricNames;
 import org.latencylab.engine.api.Nanos;
 import org.latencylab.engine.api.ErrorKind;
@@ -33,8 +34,9 @@ import java.util.stream.Collectors;
  * Thread-safe (stateless).
  */
 public final class ConsoleReport {
-    private static final List<String> METRICS = List.of("ttft", "time_to_first_content", "ttfb", "tpot", "itl", "e2e",
-            "ttft_from_intended", "e2e_from_intended", "dispatch_lag");
+    private static final List<String> METRICS = Metric.ids(Metric.TTFT, Metric.TIME_TO_FIRST_CONTENT, Metric.TTFB,
+            Metric.TPOT, Metric.ITL, Metric.E2E, Metric.TTFT_FROM_INTENDED, Metric.E2E_FROM_INTENDED,
+            Metric.DISPATCH_LAG);
 
     private ConsoleReport() {
     }

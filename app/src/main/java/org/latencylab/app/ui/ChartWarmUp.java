@@ -1,8 +1,10 @@
 package org.latencylab.app.ui;
 
+import org.latencylab.app.ui.controls.Controls;
 import io.fair_acc.chartfx.XYChart;
 import javafx.scene.layout.Pane;
-import org.latencylab.app.ui.results.ResultCharts;
+import org.latencylab.app.ui.results.ResultsView;
+import org.latencylab.charts.results.ResultCharts;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.TimeSeriesChart;
@@ -52,12 +54,13 @@ public final class ChartWarmUp {
         // one piece per pulse (a chart's first CSS and layout, its data, the other chart's, ...), so that the
         // warm-up itself never holds the FX thread long, even when a run starts while it goes on
         Controls.inPulse(afterPulses, () -> {
-            CdfChart cdf = ResultCharts.cdf(CdfChart.YScale.PROBABILITY, theme);
+            CdfChart cdf = ResultCharts.cdfChart(ResultsView.title(ResultCharts.Kind.CDF),
+                    CdfChart.YScale.PROBABILITY, theme);
             join(host, cdf.chart(), 0);
             Controls.inPulse(2, () -> cdf.update(List.of(new SampleSet("TTFT", ramp(20, 80)),
                     new SampleSet("E2E", ramp(100, 400)))));
             Controls.inPulse(4, () -> {
-                TimeSeriesChart time = ResultCharts.timeSeries(theme);
+                TimeSeriesChart time = ResultCharts.perSecondChart(ResultsView.title(ResultCharts.Kind.TIME), theme);
                 join(host, time.chart(), 1);
                 Controls.inPulse(2, () -> {
                     double[] x = new double[SECONDS];

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui;
 
+import org.latencylab.app.ui.controls.Controls;
 import atlantafx.base.theme.PrimerDark;
 import atlantafx.base.theme.PrimerLight;
 import javafx.application.Application;
@@ -34,7 +35,8 @@ import org.latencylab.app.ui.export.DataExport;
 import org.latencylab.app.ui.history.CompareView;
 import org.latencylab.app.ui.history.HistoryView;
 import org.latencylab.app.ui.results.MetricGlossary;
-import org.latencylab.app.ui.results.ResultCharts;
+import org.latencylab.charts.results.ResultCharts;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.stats.TierTable;
 import org.latencylab.app.ui.results.ResultsView;
@@ -259,10 +261,14 @@ public final class MainView {
         Pane spacer = new Pane();
         HBox.setHgrow(spacer, Priority.ALWAYS);
         Label terms = new Label("Definitions: TTFT · TPOT · ITL · E2E · TTFB · tier · SLO · goodput (hover)");
-        terms.setTooltip(Controls.tip(String.join("\n\n", List.of(MetricGlossary.define("ttft"),
-                MetricGlossary.define("tpot"), MetricGlossary.define("itl"), MetricGlossary.define("e2e"),
-                MetricGlossary.define("ttfb"), MetricGlossary.define("tier"), MetricGlossary.define("slo"),
-                MetricGlossary.define("goodput")))));
+        List<String> defined = new java.util.ArrayList<>();
+        for (Metric m : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL, Metric.E2E, Metric.TTFB)) {
+            defined.add(m.definition());
+        }
+        for (String term : List.of("tier", "slo", "goodput")) {
+            defined.add(MetricGlossary.define(term));
+        }
+        terms.setTooltip(Controls.tip(String.join("\n\n", defined)));
         return new ToolBar(run, cancel, scenario, new Separator(Orientation.VERTICAL), png, csv, json, copy,
                 new Separator(Orientation.VERTICAL), cmp, spacer, terms, theme);
     }
@@ -428,7 +434,8 @@ public final class MainView {
         CdfChart.YScale y = results.cdfScale();
         ChartTheme theme = results.theme();
         executor.submit("export PNG", () -> {
-            ChartImages.writePng(() -> ResultCharts.build(kind, data, stats, y, theme), width, height, scale, out);
+            ChartImages.writePng(() -> ResultCharts.build(kind, ResultsView.title(kind), data, stats, y, theme), width,
+                    height, scale, out);
             return out;
         }, (Path p) -> {
             status("wrote " + p);

@@ -7,29 +7,25 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableColumn;
 import javafx.scene.control.TableView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.latencylab.app.cli.LatencyLabCommand;
 import org.latencylab.app.ui.history.CompareViewModel;
 import org.latencylab.app.ui.history.RunEntry;
 import org.latencylab.app.ui.lens.DefinitionsViewModel;
-import org.latencylab.app.ui.settings.AppDirectories;
 import org.latencylab.engine.compare.RunComparison;
 import org.latencylab.engine.lens.MetricDefinition;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.latencylab.app.ui.DesktopWindow.fx;
+import static org.latencylab.app.ui.DesktopWindow.waitUntil;
 
 /**
  * Comparing three saved runs through the real window under headless Monocle: two LatencyLab probes of the same name
@@ -38,15 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and its Definitions tab shows the metric-definition lens.
  */
 class CompareFlowTest {
-    @TempDir
-    static Path temp;
-    private static DesktopApp app;
-    private final FxRobot robot = new FxRobot();
-
-    @BeforeAll
-    static void launch() throws Exception {
-        Path runs = temp.resolve("data/runs");
-        Path scenario = temp.resolve("twin.yaml");
+    @RegisterExtension
+    static final DesktopWindow WINDOW = new DesktopWindow(root -> {
+        Path runs = root.resolve("data/runs");
+        Path scenario = root.resolve("twin.yaml");
         Files.writeString(scenario, """
                 name: twin
                 endpoint: {builtin: sim, profile: small-fast}
@@ -62,26 +53,13 @@ class CompareFlowTest {
         assertThat(LatencyLabCommand.commandLine().execute("import",
                 imports.resolve("vllm-bench-serve-detailed.json").toString(), "--out",
                 runs.resolve("vllm").toString())).isZero();
-        System.setProperty(AppDirectories.CONFIG_DIR_PROPERTY, temp.resolve("config").toString());
-        System.setProperty(AppDirectories.DATA_DIR_PROPERTY, temp.resolve("data").toString());
-        FxToolkit.registerPrimaryStage();
-        app = (DesktopApp) FxToolkit.setupApplication(DesktopApp.class);
-    }
+    });
+    private static DesktopApp app;
+    private final FxRobot robot = new FxRobot();
 
-    @AfterAll
-    static void close() throws Exception {
-        FxToolkit.cleanupApplication(app);
-        FxToolkit.cleanupStages();
-        System.clearProperty(AppDirectories.CONFIG_DIR_PROPERTY);
-        System.clearProperty(AppDirectories.DATA_DIR_PROPERTY);
-    }
-
-    private static <T> T fx(Callable<T> c) throws Exception {
-        return WaitForAsyncUtils.asyncFx(c).get(30, TimeUnit.SECONDS);
-    }
-
-    private static void waitUntil(long seconds, Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> fx(condition));
+    @BeforeAll
+    static void window() {
+        app = WINDOW.app();
     }
 
     @Test

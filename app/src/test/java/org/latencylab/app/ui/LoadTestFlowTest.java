@@ -6,14 +6,13 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ListView;
 import javafx.scene.control.TableView;
 import javafx.scene.input.KeyCode;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
 import org.latencylab.app.ui.experiment.LoadForm;
 import org.latencylab.app.ui.history.RunEntry;
-import org.latencylab.app.ui.settings.AppDirectories;
 import org.latencylab.app.ui.steps.StepRow;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.run.RunResult;
@@ -21,7 +20,6 @@ import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadMode;
 import org.latencylab.engine.load.LoadSecond;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Files;
@@ -29,10 +27,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.latencylab.app.ui.DesktopWindow.fx;
+import static org.latencylab.app.ui.DesktopWindow.waitUntil;
 
 /**
  * Load tests, grids and scenarios through the real window under headless Monocle: a load test started from the
@@ -42,39 +40,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LoadTestFlowTest {
     @TempDir
     static Path temp;
+    @RegisterExtension
+    static final DesktopWindow WINDOW = new DesktopWindow();
     private static DesktopApp app;
     private final FxRobot robot = new FxRobot();
 
     @BeforeAll
-    static void launch() throws Exception {
-        System.setProperty(AppDirectories.CONFIG_DIR_PROPERTY, temp.resolve("config").toString());
-        System.setProperty(AppDirectories.DATA_DIR_PROPERTY, temp.resolve("data").toString());
-        // the window may take longer than TestFX's default 10 s to open on a busy 2-core machine
-        FxToolkit.toolkitContext().setSetupTimeoutInMillis(60_000);
-        FxToolkit.registerPrimaryStage();
-        app = (DesktopApp) FxToolkit.setupApplication(DesktopApp.class);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        fx(() -> {
-            app.viewModel().run().cancel();
-            return null;
-        });
-        waitUntil(20, () -> !app.viewModel().run().runningProperty().get());
-        Thread.sleep(500); // the last results computation hands back to the UI thread
-        FxToolkit.cleanupApplication(app);
-        FxToolkit.cleanupStages();
-        System.clearProperty(AppDirectories.CONFIG_DIR_PROPERTY);
-        System.clearProperty(AppDirectories.DATA_DIR_PROPERTY);
-    }
-
-    private static <T> T fx(Callable<T> c) throws Exception {
-        return WaitForAsyncUtils.asyncFx(c).get(30, TimeUnit.SECONDS);
-    }
-
-    private static void waitUntil(long seconds, Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> fx(condition));
+    static void window() {
+        app = WINDOW.app();
     }
 
     /** @return the number of points of the chart's data set with that name; fails naming the sets when absent */

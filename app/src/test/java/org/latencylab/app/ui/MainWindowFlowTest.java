@@ -3,19 +3,16 @@ package org.latencylab.app.ui;
 import io.fair_acc.chartfx.XYChart;
 import io.fair_acc.dataset.DataSet;
 import javafx.scene.control.Label;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
-import org.latencylab.app.ui.results.ResultCharts;
+import org.latencylab.charts.results.ResultCharts;
 import org.latencylab.app.ui.results.SummaryRow;
 import org.latencylab.engine.experiment.SweepRunner;
-import org.latencylab.app.ui.settings.AppDirectories;
 import org.latencylab.engine.run.RunResult;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.util.WaitForAsyncUtils;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
@@ -23,11 +20,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.latencylab.app.ui.DesktopWindow.fx;
+import static org.latencylab.app.ui.DesktopWindow.waitUntil;
 
 /**
  * The main flow through the real window under headless Monocle: simulator selected, a 2k/8k/32k context sweep,
@@ -36,35 +34,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MainWindowFlowTest {
     @TempDir
     static Path temp;
+    @RegisterExtension
+    static final DesktopWindow WINDOW = new DesktopWindow();
     private static DesktopApp app;
     private final FxRobot robot = new FxRobot();
 
     @BeforeAll
-    static void launch() throws Exception {
-        System.setProperty(AppDirectories.CONFIG_DIR_PROPERTY, temp.resolve("config").toString());
-        System.setProperty(AppDirectories.DATA_DIR_PROPERTY, temp.resolve("data").toString());
-        FxToolkit.registerPrimaryStage();
-        app = (DesktopApp) FxToolkit.setupApplication(DesktopApp.class);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        fx(() -> {
-            app.viewModel().run().cancel();
-            return null;
-        });
-        FxToolkit.cleanupApplication(app);
-        FxToolkit.cleanupStages();
-        System.clearProperty(AppDirectories.CONFIG_DIR_PROPERTY);
-        System.clearProperty(AppDirectories.DATA_DIR_PROPERTY);
-    }
-
-    private static <T> T fx(Callable<T> c) throws Exception {
-        return WaitForAsyncUtils.asyncFx(c).get(30, TimeUnit.SECONDS);
-    }
-
-    private static void waitUntil(long seconds, Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> fx(condition));
+    static void window() {
+        app = WINDOW.app();
     }
 
     @Test
@@ -170,6 +147,6 @@ class MainWindowFlowTest {
         assertThat(cancelled.status()).isEqualTo(RunResult.Status.CANCELLED);
         assertThat(cancelled.overall().sent()).isBetween(20L, 99_999L);
         waitUntil(10, () -> vm.history().runs().size() == 2);
-        assertThat(temp.resolve("config/settings.json")).exists();
+        assertThat(WINDOW.configDir().resolve("settings.json")).exists();
     }
 }

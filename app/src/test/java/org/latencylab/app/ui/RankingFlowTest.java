@@ -2,22 +2,19 @@ package org.latencylab.app.ui;
 
 import javafx.scene.control.Label;
 import javafx.scene.control.TableView;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.latencylab.app.ui.settings.AppDirectories;
 import org.latencylab.app.ui.workflow.RankingViewModel;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
-import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.latencylab.app.ui.DesktopWindow.fx;
+import static org.latencylab.app.ui.DesktopWindow.waitUntil;
 
 /**
  * The Rankings tab through the real window under headless Monocle: two simulator profiles ticked, Rank clicked,
@@ -27,35 +24,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RankingFlowTest {
     @TempDir
     static Path temp;
+    @RegisterExtension
+    static final DesktopWindow WINDOW = new DesktopWindow();
     private static DesktopApp app;
     private final FxRobot robot = new FxRobot();
 
     @BeforeAll
-    static void launch() throws Exception {
-        System.setProperty(AppDirectories.CONFIG_DIR_PROPERTY, temp.resolve("config").toString());
-        System.setProperty(AppDirectories.DATA_DIR_PROPERTY, temp.resolve("data").toString());
-        FxToolkit.registerPrimaryStage();
-        app = (DesktopApp) FxToolkit.setupApplication(DesktopApp.class);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        fx(() -> {
-            app.viewModel().run().cancel();
-            return null;
-        });
-        FxToolkit.cleanupApplication(app);
-        FxToolkit.cleanupStages();
-        System.clearProperty(AppDirectories.CONFIG_DIR_PROPERTY);
-        System.clearProperty(AppDirectories.DATA_DIR_PROPERTY);
-    }
-
-    private static <T> T fx(Callable<T> c) throws Exception {
-        return WaitForAsyncUtils.asyncFx(c).get(30, TimeUnit.SECONDS);
-    }
-
-    private static void waitUntil(long seconds, Callable<Boolean> condition) throws Exception {
-        WaitForAsyncUtils.waitFor(seconds, TimeUnit.SECONDS, () -> fx(condition));
+    static void window() {
+        app = WINDOW.app();
     }
 
     @Test

@@ -4,30 +4,28 @@ import io.fair_acc.chartfx.XYChart;
 import io.fair_acc.dataset.DataSet;
 import javafx.scene.Node;
 import javafx.scene.control.TextField;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.latencylab.app.ui.experiment.ExperimentViewModel;
 import org.latencylab.app.ui.experiment.ServerBenchForm;
 import org.latencylab.app.ui.serverbench.ServerBenchViewModel;
-import org.latencylab.app.ui.settings.AppDirectories;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.server.ServerBenchResult;
 import org.latencylab.engine.server.VariantResult;
 import org.testfx.api.FxRobot;
-import org.testfx.api.FxToolkit;
 import org.testfx.util.WaitForAsyncUtils;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.latencylab.app.ui.DesktopWindow.fx;
+import static org.latencylab.app.ui.DesktopWindow.waitUntil;
 
 /**
  * The server benchmark through the real window under headless Monocle: the form is filled with two simulator
@@ -36,36 +34,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * variants labelled. Afterwards no launched process is left.
  */
 class ServerBenchFlowTest {
-    @TempDir
-    static Path temp;
+    @RegisterExtension
+    static final DesktopWindow WINDOW = new DesktopWindow();
     private static DesktopApp app;
     private final FxRobot robot = new FxRobot();
 
     @BeforeAll
-    static void launch() throws Exception {
-        System.setProperty(AppDirectories.CONFIG_DIR_PROPERTY, temp.resolve("config").toString());
-        System.setProperty(AppDirectories.DATA_DIR_PROPERTY, temp.resolve("data").toString());
-        FxToolkit.toolkitContext().setSetupTimeoutInMillis(60_000); // a busy 2-core machine opens windows slowly
-        FxToolkit.registerPrimaryStage();
-        app = (DesktopApp) FxToolkit.setupApplication(DesktopApp.class);
-    }
-
-    @AfterAll
-    static void close() throws Exception {
-        fx(() -> {
-            app.viewModel().run().cancel();
-            return null;
-        });
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> fx(() -> !app.viewModel().run().runningProperty().get()));
-        Thread.sleep(500); // the last results computation hands back to the UI thread
-        FxToolkit.cleanupApplication(app);
-        FxToolkit.cleanupStages();
-        System.clearProperty(AppDirectories.CONFIG_DIR_PROPERTY);
-        System.clearProperty(AppDirectories.DATA_DIR_PROPERTY);
-    }
-
-    private static <T> T fx(Callable<T> c) throws Exception {
-        return WaitForAsyncUtils.asyncFx(c).get(30, TimeUnit.SECONDS);
+    static void window() {
+        app = WINDOW.app();
     }
 
     private static Set<Long> children() {

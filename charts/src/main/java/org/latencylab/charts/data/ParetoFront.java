@@ -1,28 +1,21 @@
 package org.latencylab.charts.data;
 
+import org.latencylab.engine.analysis.ParetoSet;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * The Pareto front of a set of points in two objectives: the points that no other point dominates. Point q
- * dominates p when q is at least as good as p in both objectives and strictly better in one.
+ * The Pareto front of chart points in two objectives, for drawing: the points that no other point dominates, in
+ * drawing order. Dominance is the engine's ({@link ParetoSet}, the one place it is computed): q dominates p when q
+ * is at least as good as p in both objectives and strictly better in one.
  *
- * <p>Used for GPU-server configuration grids: maximise throughput (x), minimise P99 latency (y). O(n²), which is
- * fine for the tens to hundreds of configurations such a grid has.
- *
- * <p>Stateless; thread-safe.
+ * <p>Used for GPU-server configuration grids: maximise throughput (x), minimise P99 latency (y). Stateless;
+ * thread-safe.
  */
 public final class ParetoFront {
-
-    /** Whether larger or smaller is better in one objective. */
-    public enum Goal {
-        /** larger is better (throughput, goodput) */
-        MAXIMIZE,
-        /** smaller is better (latency, memory, cost) */
-        MINIMIZE
-    }
 
     private ParetoFront() {
     }
@@ -34,36 +27,19 @@ public final class ParetoFront {
      * @return the non-dominated points sorted by x ascending (ties by y ascending), so that joining them in order
      *         draws the front; identical points are all kept
      */
-    public static List<LabelledPoint> of(List<LabelledPoint> points, Goal xGoal, Goal yGoal) {
+    public static List<LabelledPoint> of(List<LabelledPoint> points, ParetoSet.Goal xGoal, ParetoSet.Goal yGoal) {
         Objects.requireNonNull(points, "points");
         Objects.requireNonNull(xGoal, "xGoal");
         Objects.requireNonNull(yGoal, "yGoal");
+        boolean[] optimal = ParetoSet.optimal(points.stream().map(p -> new double[] {p.x(), p.y()}).toList(),
+                List.of(xGoal, yGoal));
         List<LabelledPoint> front = new ArrayList<>();
-        for (LabelledPoint p : points) {
-            boolean dominated = false;
-            for (LabelledPoint q : points) {
-                if (q != p && dominates(q, p, xGoal, yGoal)) {
-                    dominated = true;
-                    break;
-                }
-            }
-            if (!dominated) {
-                front.add(p);
+        for (int i = 0; i < optimal.length; i++) {
+            if (optimal[i]) {
+                front.add(points.get(i));
             }
         }
         front.sort(Comparator.comparingDouble(LabelledPoint::x).thenComparingDouble(LabelledPoint::y));
         return front;
-    }
-
-    private static boolean dominates(LabelledPoint q, LabelledPoint p, Goal xGoal, Goal yGoal) {
-        int cx = compare(q.x(), p.x(), xGoal);
-        int cy = compare(q.y(), p.y(), yGoal);
-        return cx >= 0 && cy >= 0 && (cx > 0 || cy > 0);
-    }
-
-    /** @return > 0 when a is better than b under the goal, 0 when equal, < 0 when worse */
-    private static int compare(double a, double b, Goal goal) {
-        int c = Double.compare(a, b);
-        return goal == Goal.MAXIMIZE ? c : -c;
     }
 }

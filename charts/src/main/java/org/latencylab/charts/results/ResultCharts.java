@@ -16,6 +16,8 @@ import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSecond;
 import org.latencylab.engine.stats.LatencyCdf;
+import org.latencylab.engine.stats.Metric;
+import org.latencylab.engine.stats.SecondSeries;
 import org.latencylab.engine.stats.Tier;
 import org.latencylab.engine.stats.TierTable;
 import org.latencylab.charts.GroupedBarChart;
@@ -35,8 +37,11 @@ import java.util.List;
 /**
  * Chart inputs from engine results, and the PNG files of a run directory.
  *
- * <p>Pure conversions ({@link #sweepSeries}, {@link #fitOf}) are thread-safe and need no
- * JavaFX toolkit; {@link #cdf} and {@link #sweep} build charts and must run on the JavaFX thread;
+ * <p>The one builder of a step's charts: the window's live panels, their PNG export and the PNG files of a run
+ * directory (which the HTML report embeds) are drawn by the same functions here, so all three show the same chart.
+ *
+ * <p>Pure conversions ({@link #sweepSeries}, {@link #fitOf}, {@link #cdfSamples}, {@link #bands}) are thread-safe
+ * and need no JavaFX toolkit; the builders and fills must run on the JavaFX thread;
  * {@link #writeRunCharts} may be called from any thread except the JavaFX thread (it blocks until written).
  */
 public final class ResultCharts {
@@ -46,43 +51,143 @@ public final class ResultCharts {
     public static final int HEIGHT_PX = 750;
     /** Points of a drawn fit curve (log-spaced). */
     public static final int CURVE_POINTS = 60;
+    /** Name of the measured P50 series of the sweep chart. */
+    public static final String SWEEP_SERIES = "P50 TTFT";
+    /** The metrics of the CDF chart, in legend order. */
+    private static final List<Metric> CDF_METRICS = List.of(Metric.TTFT, Metric.E2E);
 
     private ResultCharts() {
     }
 
     /**
-     * Builds the TTFT + E2E CDF of a step from the engine's result model (its distributions).
+     * Builds the TTFT + E2E CDF of a step from the engine's result model (its distributions): the chart of the
+     * window's CDF panel, of its PNG export and of {@code cdf-ttft-e2e.png} (and so of the HTML report).
      *
      * @param title  chart title
-     * @param step   the step's outcome
+     * @param step   the step's outcome, or null for an empty chart
      * @param yScale probability or percentile ("nines") axis
      * @param theme  light or dark
      * @return the chart region
      */
     public static Region cdf(String title, RunResult.StepOutcome step, CdfChart.YScale yScale, ChartTheme theme) {
-        List<SampleSet> sets = new ArrayList<>();
-        for (String m : List.of("ttft", "e2e")) {
-            LatencyCdf c = step.cdfs().get(m);
-            sets.add(new SampleSet(m.toUpperCase(java.util.Locale.ROOT), c == null ? new double[0] : c.valuesMs()));
-        }
-        return cdfOf(title, sets, yScale, theme);
+        CdfChart c = cdfChart(title, yScale, theme);
+        fill(c, step);
+        return c.chart();
     }
 
-    private static Region cdfOf(String title, List<SampleSet> sets, CdfChart.YScale yScale, ChartTheme theme) {
-        double lo = Double.POSITIVE_INFINITY;
-        double hi = 0;
-        for (SampleSet set : sets) {
-            for (double v : set.values()) {
-                lo = Math.min(lo, v);
-                hi = Math.max(hi, v);
+    /**
+     * An empty CDF chart of TTFT and E2E latency in ms; its x axis turns logarithmic on a fill when the values span
+     * enough for it ({@link CdfChart#LOG_X_MIN_SPAN}). Must run on the JavaFX thread.
+     *
+     * @param title  chart title
+     * @param yScale probability or percentile ("nines") axis
+     * @param theme  light or dark
+     * @return the chart
+     */
+    public static CdfChart cdfChart(String title, CdfChart.YScale yScale, ChartTheme theme) {
+        return new CdfChart(title, Quantity.of("latency", "ms"), yScale, true, theme);
+    }
+
+    /**
+     * Draws a step's TTFT and E2E distributions (a metric without values is drawn as an empty set, so the legend
+     * keeps its order). Must run on the JavaFX thread.
+     *
+     * @param c    the chart of {@link #cdfChart}
+     * @param step the step shown, or null to empty the chart
+     */
+    public static void fill(CdfChart c, RunResult.StepOutcome step) {
+        c.update(step == null ? List.of() : cdfSamples(step));
+    }
+
+    /**
+     * @param step a step's outcome
+     * @return its TTFT and E2E values in ms as chart sample sets, named by {@link MetricNames}; a metric the step did
+     *         not measure has an empty set. Pure; thread-safe.
+     */
+    public static List<SampleSet> cdfSamples(RunResult.StepOutcome step) {
+        List<SampleSet> sets = new ArrayList<>();
+        for (Metric m : CDF_METRICS) {
+            LatencyCdf c = step.cdfs().get(m.id());
+            sets.add(new SampleSet(MetricNames.name(m.id()), c == null ? new double[0] : c.valuesMs()));
+        }
+        return sets;
+    }
+
+    /**
+     * An empty chart of a step's tier metric per second (P50 and maximum), the window's time panel. Must run on the
+     * JavaFX thread.
+     *
+     * @param title chart title
+     * @param theme light or dark
+     * @return the chart
+     */
+    public static TimeSeriesChart perSecondChart(String title, ChartTheme theme) {
+        return new TimeSeriesChart(title, Quantity.of("TTFT", "ms"), false, theme);
+    }
+
+    /**
+     * Draws a step's per-second P50 and maximum of its tier metric, with the tier table as bands up to the tier
+     * that holds the largest value. Must run on the JavaFX thread.
+     *
+     * @param c     chart of {@link #perSecondChart}
+     * @param step  the step shown, or null
+     * @param tiers tier table the run is judged with
+     */
+    public static void fill(TimeSeriesChart c, RunResult.StepOutcome step, TierTable tiers) {
+        double top = fillLines(c, step);
+        c.setTierBands(top < 0 ? List.of() : bands(tiers, top));
+    }
+
+    /**
+     * Draws the lines of {@link #fill(TimeSeriesChart, RunResult.StepOutcome, TierTable)} and leaves the tier bands
+     * as they are (a live view adds the bands' nodes in a pulse of their own the first time). Must run on the
+     * JavaFX thread.
+     *
+     * @param c    chart
+     * @param step the step shown: its per-second P50 and maximum of the tier metric, or null
+     * @return the largest value drawn, ms (0 when no second has a value), or -1 when there is nothing to draw
+     */
+    public static double fillLines(TimeSeriesChart c, RunResult.StepOutcome step) {
+        SecondSeries d = step == null ? null : step.perSecond();
+        if (d == null || d.size() == 0) {
+            c.update(List.of());
+            return -1;
+        }
+        String name = MetricNames.name(d.metric());
+        double[] mid = new double[d.size()];
+        for (int i = 0; i < mid.length; i++) {
+            mid[i] = d.seconds()[i] + 0.5;
+        }
+        c.update(List.of(new Series("P50 " + name, mid, d.p50Ms()), new Series("max " + name, mid, d.maxMs())));
+        double top = 0;
+        for (double v : d.maxMs()) {
+            if (Double.isFinite(v)) {
+                top = Math.max(top, v);
             }
         }
-        // log x only when the values span more than a decade: a log axis rounds out to whole decades and would
-        // leave most of the plot empty for a narrow distribution
-        boolean logX = lo > 0 && hi / lo > 10;
-        CdfChart c = new CdfChart(title, Quantity.of("latency", "ms"), yScale, logX, theme);
-        c.update(sets);
-        return c.chart();
+        return top;
+    }
+
+    /**
+     * @param tiers the tier table the run is judged with
+     * @param top   largest value on the chart, ms
+     * @return bands from 0 up to the tier that holds {@code top}. Pure; thread-safe.
+     */
+    public static List<TierBand> bands(TierTable tiers, double top) {
+        List<TierBand> out = new ArrayList<>();
+        double lower = 0;
+        for (Tier t : tiers.tiers()) {
+            double upper = t.unbounded() ? Math.max(lower * 2, top * 1.1) : t.upperMillis();
+            if (top <= 0) {
+                break;
+            }
+            out.add(new TierBand(t.name(), lower, Math.min(upper, Math.max(top * 1.1, lower + 1))));
+            if (upper >= top) {
+                break;
+            }
+            lower = upper;
+        }
+        return out;
     }
 
     /**
@@ -92,7 +197,7 @@ public final class ResultCharts {
     public static List<Series> sweepSeries(SweepRunner.SweepResult sweep) {
         List<SweepRunner.SweepPoint> ok = sweep.points().stream().filter(p -> p.succeeded() > 0).toList();
         double[] n = ok.stream().mapToDouble(SweepRunner.SweepPoint::contextTokens).toArray();
-        return List.of(new Series("P50 TTFT", n, ok.stream().mapToDouble(SweepRunner.SweepPoint::p50TtftMs).toArray()),
+        return List.of(new Series(SWEEP_SERIES, n, ok.stream().mapToDouble(SweepRunner.SweepPoint::p50TtftMs).toArray()),
                 new Series("P95 TTFT", n.clone(), ok.stream().mapToDouble(SweepRunner.SweepPoint::p95TtftMs).toArray()));
     }
 
@@ -145,7 +250,8 @@ public final class ResultCharts {
 
     /**
      * Builds the sweep chart: measured P50/P95 TTFT per context length on log-log axes with the fitted power laws
-     * and their bands (drawn over the measured range and out to any extrapolated length).
+     * and their bands (drawn over the measured range and out to any extrapolated length). The chart of the window's
+     * sweep panel, of its PNG export and of {@code sweep-fit.png}. Must run on the JavaFX thread.
      *
      * @param title chart title
      * @param sweep the sweep result
@@ -153,7 +259,32 @@ public final class ResultCharts {
      * @return the chart region
      */
     public static Region sweep(String title, SweepRunner.SweepResult sweep, ChartTheme theme) {
-        PowerLawChart c = new PowerLawChart(title, Quantity.of("context", "tokens"), Quantity.of("TTFT", "ms"), theme);
+        PowerLawChart c = sweepChart(title, theme);
+        fill(c, sweep);
+        return c.chart();
+    }
+
+    /**
+     * @param title chart title
+     * @param theme light or dark
+     * @return an empty sweep chart (TTFT [ms] against context [tokens], log-log). Must run on the JavaFX thread.
+     */
+    public static PowerLawChart sweepChart(String title, ChartTheme theme) {
+        return new PowerLawChart(title, Quantity.of("context", "tokens"), Quantity.of("TTFT", "ms"), theme);
+    }
+
+    /**
+     * Draws a sweep's measured P50/P95 TTFT and its fitted power laws with their bands; empties the chart for null
+     * or a sweep without points. Must run on the JavaFX thread.
+     *
+     * @param c     chart of {@link #sweepChart}
+     * @param sweep the sweep result, or null
+     */
+    public static void fill(PowerLawChart c, SweepRunner.SweepResult sweep) {
+        if (sweep == null || sweep.points().isEmpty()) {
+            c.update(List.of(), List.of());
+            return;
+        }
         List<Series> measured = sweepSeries(sweep);
         List<PowerLawFit> fits = new ArrayList<>();
         if (sweep.fitP50() != null && measured.get(0).size() > 0) {
@@ -173,7 +304,45 @@ public final class ResultCharts {
             }
         }
         c.update(measured, fits);
-        return c.chart();
+    }
+
+    /**
+     * A filled chart of one of the window's panels, for PNG export or a copy: the same builders and fills as the
+     * panel itself. Must run on the JavaFX thread.
+     *
+     * @param kind   which chart
+     * @param title  chart title
+     * @param step   the step shown, or null
+     * @param tiers  tier table of the run
+     * @param yScale CDF y scale
+     * @param theme  light or dark
+     * @return the chart, filled
+     */
+    public static Region build(Kind kind, String title, RunResult.StepOutcome step, TierTable tiers,
+                               CdfChart.YScale yScale, ChartTheme theme) {
+        return switch (kind) {
+            case CDF -> cdf(title, step, yScale, theme);
+            case TIME -> {
+                TimeSeriesChart c = perSecondChart(title, theme);
+                fill(c, step, tiers);
+                yield c.chart();
+            }
+            case SWEEP -> {
+                PowerLawChart c = sweepChart(title, theme);
+                fill(c, step != null && step.result() instanceof SweepRunner.SweepResult sw ? sw : null);
+                yield c.chart();
+            }
+        };
+    }
+
+    /** The charts of a step that the window shows side by side and exports. */
+    public enum Kind {
+        /** TTFT and E2E CDF ({@link #cdf}). */
+        CDF,
+        /** The tier metric per second with tier bands ({@link #perSecondChart}). */
+        TIME,
+        /** Sweep points, fits and bands ({@link #sweep}). */
+        SWEEP
     }
 
     /**

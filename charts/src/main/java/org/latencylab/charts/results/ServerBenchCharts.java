@@ -1,5 +1,6 @@
 package org.latencylab.charts.results;
 
+import org.latencylab.engine.analysis.ParetoSet;
 import javafx.scene.layout.Region;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.HeatmapChart;
@@ -32,7 +33,7 @@ public final class ServerBenchCharts {
     }
 
     /** One plotted quantity of a point. */
-    private record Axis(String file, Quantity quantity, ParetoFront.Goal goal, ToDoubleFunction<Row> value) {
+    private record Axis(String file, Quantity quantity, ParetoSet.Goal goal, ToDoubleFunction<Row> value) {
     }
 
     /** A point with its variant. */
@@ -40,15 +41,15 @@ public final class ServerBenchCharts {
     }
 
     private static final Axis THROUGHPUT = new Axis("throughput", Quantity.of("output throughput", "tokens/s"),
-            ParetoFront.Goal.MAXIMIZE, r -> r.point().outputTokensPerSecond());
+            ParetoSet.Goal.MAXIMIZE, r -> r.point().outputTokensPerSecond());
     private static final Axis MEMORY = new Axis("memory", Quantity.of("peak GPU memory", "GiB"),
-            ParetoFront.Goal.MINIMIZE, r -> r.variant().peakGpuMemoryGiB() == null ? Double.NaN
+            ParetoSet.Goal.MINIMIZE, r -> r.variant().peakGpuMemoryGiB() == null ? Double.NaN
                     : r.variant().peakGpuMemoryGiB());
 
     private static Axis latency(ServerBenchResult result) {
         String name = result.objectives().size() > 1 ? result.objectives().get(1).replace(" ms (lower is better)", "")
                 : "P99 latency";
-        return new Axis("latency", Quantity.of(name, "ms"), ParetoFront.Goal.MINIMIZE,
+        return new Axis("latency", Quantity.of(name, "ms"), ParetoSet.Goal.MINIMIZE,
                 r -> r.point().latencyP99Ms() == null ? Double.NaN : r.point().latencyP99Ms());
     }
 

@@ -1,5 +1,6 @@
 package org.latencylab.charts.data;
 
+import org.latencylab.engine.analysis.ParetoSet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -64,11 +65,11 @@ class ChartInputsTest {
         LabelledPoint c = new LabelledPoint("c", 150, 90);   // dominated by b (less throughput, more latency)
         LabelledPoint d = new LabelledPoint("d", 300, 200);  // front: highest throughput
         LabelledPoint e = new LabelledPoint("e", 100, 60);   // dominated by a (same x, worse y)
-        List<LabelledPoint> front = ParetoFront.of(List.of(c, d, a, e, b), ParetoFront.Goal.MAXIMIZE,
-                ParetoFront.Goal.MINIMIZE);
+        List<LabelledPoint> front = ParetoFront.of(List.of(c, d, a, e, b), ParetoSet.Goal.MAXIMIZE,
+                ParetoSet.Goal.MINIMIZE);
         assertThat(front).containsExactly(a, b, d);
         // with both minimised only the origin-most point survives
-        assertThat(ParetoFront.of(List.of(a, b, c, d, e), ParetoFront.Goal.MINIMIZE, ParetoFront.Goal.MINIMIZE))
+        assertThat(ParetoFront.of(List.of(a, b, c, d, e), ParetoSet.Goal.MINIMIZE, ParetoSet.Goal.MINIMIZE))
                 .containsExactly(a);
     }
 

@@ -7,8 +7,9 @@ import java.util.Objects;
  * The Pareto-optimal points among candidates scored on several objectives (e.g. output tokens/s ↑, P99 TTFT ↓,
  * peak GPU memory ↓). Point q dominates p when q is at least as good as p in every objective and strictly better in
  * one; the optimal points are those no other point dominates. O(n² · objectives), fine for the tens of variants of a
- * benchmark. (The {@code charts} module has a two-objective version for drawing projections; this one decides which
- * variants are optimal in all objectives at once.) Stateless; thread-safe.
+ * benchmark. The one place LatencyLab computes dominance: the server benchmark marks its optimal variants with it,
+ * and the charts' two-objective fronts ({@code org.latencylab.charts.data.ParetoFront}) are drawn from it.
+ * Stateless; thread-safe.
  */
 public final class ParetoSet {
     /** Whether larger or smaller is better in one objective. */

@@ -1,7 +1,11 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.csv.CsvWriter;
+
 import java.io.IOException;
 import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -20,25 +24,23 @@ public final class GridCsv {
      * @throws IOException when writing fails
      */
     public static void write(GridResult grid, Writer out) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        sb.append(quote(grid.metric() + " [" + grid.unit() + "]: " + grid.rowAxis() + " [" + grid.rowUnit()
-                + "] \\ " + grid.columnAxis() + " [" + grid.columnUnit() + "]"));
+        CsvWriter w = CsvWriter.to(out, CsvWriter.LineEnd.CRLF);
+        List<Object> header = new ArrayList<>();
+        header.add(CsvWriter.quoted(grid.metric() + " [" + grid.unit() + "]: " + grid.rowAxis() + " ["
+                + grid.rowUnit() + "] \\ " + grid.columnAxis() + " [" + grid.columnUnit() + "]"));
         for (Double c : grid.columnValues()) {
-            sb.append(',').append(number(c));
+            header.add(number(c));
         }
-        sb.append("\r\n");
+        w.row(header);
         for (int r = 0; r < grid.rowValues().size(); r++) {
-            sb.append(number(grid.rowValues().get(r)));
+            List<Object> row = new ArrayList<>();
+            row.add(number(grid.rowValues().get(r)));
             for (Double v : grid.values().get(r)) {
-                sb.append(',');
-                if (v != null) {
-                    sb.append(number(v));
-                }
+                row.add(v == null ? null : number(v));
             }
-            sb.append("\r\n");
+            w.row(row);
         }
-        out.write(sb.toString());
-        out.flush();
+        w.flush();
     }
 
     private static String number(double v) {
@@ -46,9 +48,5 @@ public final class GridCsv {
             return Long.toString((long) v);
         }
         return String.format(Locale.ROOT, "%.6g", v).replaceAll("(\\.\\d*?)0+$", "$1").replaceAll("\\.$", "");
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\"", "\"\"") + "\"";
     }
 }

@@ -1,5 +1,7 @@
 package org.latencylab.engine.results;
 
+import org.latencylab.engine.csv.CsvWriter;
+
 import org.latencylab.engine.api.Nanos;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -317,8 +319,10 @@ public final class RunFiles {
      */
     public static void writeSummaryCsv(Path dir, RunResult r) {
         Path file = RunLayout.summaryCsv(dir);
-        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("step,metric,count,mean_ms,p50_ms,p90_ms,p95_ms,p99_ms,p99_9_ms,max_ms,p95_lower_ms,p95_upper_ms\n");
+        try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            CsvWriter w = CsvWriter.to(out, CsvWriter.LineEnd.LF);
+            w.row("step", "metric", "count", "mean_ms", "p50_ms", "p90_ms", "p95_ms", "p99_ms", "p99_9_ms", "max_ms",
+                    "p95_lower_ms", "p95_upper_ms");
             for (RunResult.StepOutcome s : r.steps()) {
                 csvRows(w, s.label(), s.stats());
                 for (Map.Entry<String, StatsReport> p : s.parts().entrySet()) {
@@ -326,12 +330,13 @@ public final class RunFiles {
                 }
             }
             csvRows(w, "all", r.overall());
+            w.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
-    private static void csvRows(Writer w, String step, StatsReport report) throws IOException {
+    private static void csvRows(CsvWriter w, String step, StatsReport report) throws IOException {
         if (report == null) {
             return;
         }
@@ -341,16 +346,11 @@ public final class RunFiles {
                 continue;
             }
             PercentileEstimate p95 = m.p(95.0);
-            w.write(String.join(",", csvField(step), e.getKey(), Long.toString(m.count()), num(m.meanMillis()),
-                    num(m.pMillis(50)), num(m.pMillis(90)), num(m.pMillis(95)), num(m.pMillis(99)),
-                    num(m.pMillis(99.9)), num(m.maxMillis()), num(p95.lowerMillis()), num(p95.upperMillis())));
-            w.write('\n');
+            // a grid cell's step label ({@code rate=200,contextTokens=512}) holds commas: the writer quotes it
+            w.row(step, e.getKey(), Long.toString(m.count()), num(m.meanMillis()), num(m.pMillis(50)),
+                    num(m.pMillis(90)), num(m.pMillis(95)), num(m.pMillis(99)), num(m.pMillis(99.9)),
+                    num(m.maxMillis()), num(p95.lowerMillis()), num(p95.upperMillis()));
         }
-    }
-
-    /** RFC 4180: a field holding a comma or quote (a grid cell's {@code rate=200,contextTokens=512}) is quoted. */
-    private static String csvField(String v) {
-        return v.contains(",") || v.contains("\"") ? "\"" + v.replace("\"", "\"\"") + "\"" : v;
     }
 
     private static String num(double v) {

@@ -588,31 +588,30 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
     }
 
     private static void writeCsv(Path file, ServerBenchResult result) {
-        StringBuilder sb = new StringBuilder("variant,name,status,level,output_tokens_per_s,requests_per_s,"
-                + "goodput_rps,latency_p99_ms,tpot_p50_ms,client_ttft_mean_ms,server_ttft_mean_ms,peak_gpu_memory_gib,"
-                + "tier,cost_per_million_tokens,tpot_bound_ms,tpot_of_bound_pct,pareto_optimal\n");
-        for (VariantResult v : result.variants()) {
-            List<VariantResult.Point> pts = v.points().isEmpty() ? java.util.Collections.singletonList(null)
-                    : v.points();
-            for (VariantResult.Point p : pts) {
-                sb.append(v.index()).append(",\"").append(v.name().replace("\"", "\"\"")).append("\",")
-                        .append(v.status().name().toLowerCase(Locale.ROOT)).append(',');
-                if (p == null) {
-                    sb.append(",,,,,,,,").append(cell(v.peakGpuMemoryGiB())).append(",,,,,\n");
+        try (java.io.Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            org.latencylab.engine.csv.CsvWriter w = org.latencylab.engine.csv.CsvWriter.to(out,
+                    org.latencylab.engine.csv.CsvWriter.LineEnd.LF);
+            w.row("variant", "name", "status", "level", "output_tokens_per_s", "requests_per_s", "goodput_rps",
+                    "latency_p99_ms", "tpot_p50_ms", "client_ttft_mean_ms", "server_ttft_mean_ms",
+                    "peak_gpu_memory_gib", "tier", "cost_per_million_tokens", "tpot_bound_ms", "tpot_of_bound_pct",
+                    "pareto_optimal");
+            for (VariantResult v : result.variants()) {
+                Object name = org.latencylab.engine.csv.CsvWriter.quoted(v.name());
+                String status = v.status().name().toLowerCase(Locale.ROOT);
+                if (v.points().isEmpty()) {
+                    w.row(v.index(), name, status, null, null, null, null, null, null, null, null,
+                            cell(v.peakGpuMemoryGiB()), null, null, null, null, null);
                     continue;
                 }
-                sb.append(p.level()).append(',').append(cell(p.outputTokensPerSecond())).append(',')
-                        .append(cell(p.requestsPerSecond())).append(',').append(cell(p.goodputRps())).append(',')
-                        .append(cell(p.latencyP99Ms())).append(',').append(cell(p.tpotP50Ms())).append(',')
-                        .append(cell(p.clientTtftMeanMs())).append(',').append(cell(p.serverTtftMeanMs()))
-                        .append(',').append(cell(v.peakGpuMemoryGiB())).append(',')
-                        .append(p.tier() == null ? "" : p.tier()).append(',')
-                        .append(cell(p.costPerMillionTokens())).append(',').append(cell(p.tpotBoundMs())).append(',')
-                        .append(cell(p.tpotOfBoundPct())).append(',').append(p.paretoOptimal()).append('\n');
+                for (VariantResult.Point p : v.points()) {
+                    w.row(v.index(), name, status, p.level(), cell(p.outputTokensPerSecond()),
+                            cell(p.requestsPerSecond()), cell(p.goodputRps()), cell(p.latencyP99Ms()),
+                            cell(p.tpotP50Ms()), cell(p.clientTtftMeanMs()), cell(p.serverTtftMeanMs()),
+                            cell(v.peakGpuMemoryGiB()), p.tier(), cell(p.costPerMillionTokens()),
+                            cell(p.tpotBoundMs()), cell(p.tpotOfBoundPct()), p.paretoOptimal());
+                }
             }
-        }
-        try {
-            Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+            w.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -12,37 +12,89 @@ import java.util.stream.Collectors;
  */
 public enum Metric {
     /** Send to first generated text of any kind. */
-    TTFT("ttft", RequestRecord::ttftNanos),
+    TTFT("ttft", "TTFT", "TTFT (time to first token): send → the first event that carries generated text of any kind"
+            + " (answer, reasoning, tool-call arguments). Role-only events, empty strings, SSE comments, pings and"
+            + " usage-only events do not count.", RequestRecord::ttftNanos),
     /** Send to first answer (non-reasoning) text. */
-    TIME_TO_FIRST_CONTENT("time_to_first_content", RequestRecord::timeToFirstContentNanos),
+    TIME_TO_FIRST_CONTENT("time_to_first_content", "time to first content",
+            "Time to first content: send → the first answer (non-reasoning) text.",
+            RequestRecord::timeToFirstContentNanos),
     /** Send to response headers. */
-    TTFB("ttfb", RequestRecord::ttfbNanos),
+    TTFB("ttfb", "TTFB", "TTFB (time to first byte): send → response headers received.", RequestRecord::ttfbNanos),
     /** Send to end of stream. */
-    E2E("e2e", RequestRecord::e2eNanos),
+    E2E("e2e", "E2E", "E2E (end-to-end latency): send → end of the stream (end marker or close).",
+            RequestRecord::e2eNanos),
     /** (E2E − TTFT) / (output tokens − 1). */
-    TPOT("tpot", RequestRecord::tpotNanos),
+    TPOT("tpot", "TPOT", "TPOT (time per output token): (E2E − TTFT) / (output tokens − 1).", RequestRecord::tpotNanos),
     /** Gap between consecutive token-bearing events (one value per gap, not per request). */
-    ITL("itl", null),
+    ITL("itl", "ITL", "ITL (inter-token latency): gaps between consecutive token-bearing events.", null),
     /** Gap between consecutive token-bearing events divided by the tokens of the later event (one value per gap). */
-    ITL_PER_TOKEN("itl_per_token", null),
+    ITL_PER_TOKEN("itl_per_token", "ITL per token", "ITL per token: each gap between consecutive token-bearing events"
+            + " divided by the number of tokens the later event carries.", null),
     /** Intended start to first generated text (includes client queueing). */
-    TTFT_FROM_INTENDED("ttft_from_intended", RequestRecord::ttftFromIntendedNanos),
+    TTFT_FROM_INTENDED("ttft_from_intended", "TTFT from intended start", "TTFT from the intended start: when the"
+            + " schedule wanted the request to start → first token; includes queueing inside the client (coordinated"
+            + " omission is not hidden).", RequestRecord::ttftFromIntendedNanos),
     /** Intended start to end of stream (includes client queueing). */
-    E2E_FROM_INTENDED("e2e_from_intended", RequestRecord::e2eFromIntendedNanos),
+    E2E_FROM_INTENDED("e2e_from_intended", "E2E from intended start",
+            "E2E from the intended start: intended start → end of stream.", RequestRecord::e2eFromIntendedNanos),
     /** Actual send minus intended start. */
-    DISPATCH_LAG("dispatch_lag", RequestRecord::dispatchLagNanos);
+    DISPATCH_LAG("dispatch_lag", "dispatch lag", "Dispatch lag: actual send minus intended start.",
+            RequestRecord::dispatchLagNanos);
 
     private final String id;
+    private final String displayName;
+    private final String definition;
     private final ToLongFunction<RequestRecord> perRequest;
 
-    Metric(String id, ToLongFunction<RequestRecord> perRequest) {
+    Metric(String id, String displayName, String definition, ToLongFunction<RequestRecord> perRequest) {
         this.id = id;
+        this.displayName = displayName;
+        this.definition = definition;
         this.perRequest = perRequest;
     }
 
     /** @return the name used in files, reports and SLOs, e.g. {@code "ttft"} */
     public String id() {
         return id;
+    }
+
+    /**
+     * @return the metric's name for people in the standard terms of the field, as charts, tables and the console
+     *         show it, e.g. {@code "TTFT"}, {@code "time to first content"} (lower case unless an abbreviation)
+     */
+    public String displayName() {
+        return displayName;
+    }
+
+    /**
+     * @return the metric's definition in one or two sentences, word for word the package documentation's (what
+     *         the window's tooltips and the glossaries show), e.g. {@code "TPOT (time per output token): (E2E −
+     *         TTFT) / (output tokens − 1)."}
+     */
+    public String definition() {
+        return definition;
+    }
+
+    /**
+     * @param metrics some metrics
+     * @return their ids in the order given, e.g. for a list of choices
+     */
+    public static java.util.List<String> ids(Metric... metrics) {
+        return Arrays.stream(metrics).map(Metric::id).toList();
+    }
+
+    /**
+     * @param id a metric id or any other word
+     * @return the metric of that id (case-insensitive), or empty when it names none
+     */
+    public static java.util.Optional<Metric> find(String id) {
+        for (Metric m : values()) {
+            if (id != null && m.id.equalsIgnoreCase(id.strip())) {
+                return java.util.Optional.of(m);
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /**

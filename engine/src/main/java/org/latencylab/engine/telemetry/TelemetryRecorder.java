@@ -3,6 +3,7 @@ package org.latencylab.engine.telemetry;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
+import org.latencylab.engine.csv.CsvWriter;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -39,6 +40,8 @@ public final class TelemetryRecorder implements AutoCloseable {
     private final GpuSource gpu;
     private final BufferedWriter metricsOut;
     private final BufferedWriter gpuOut;
+    private final CsvWriter metricsCsvOut;
+    private final CsvWriter gpuCsvOut;
     private final long originNanos = System.nanoTime();
     private final List<ServerSample> server = Collections.synchronizedList(new ArrayList<>());
     private final List<GpuReading> gpuReadings = Collections.synchronizedList(new ArrayList<>());
@@ -69,14 +72,15 @@ public final class TelemetryRecorder implements AutoCloseable {
         this.listener = listener == null ? t -> { } : listener;
         this.metricsOut = metricsUrl == null ? null : Files.newBufferedWriter(metricsCsv, StandardCharsets.UTF_8);
         this.gpuOut = gpu == null ? null : Files.newBufferedWriter(gpuCsv, StandardCharsets.UTF_8);
-        if (metricsOut != null) {
-            metricsOut.write("t_s,running,waiting,kv_cache_usage,prefix_cache_hit_rate,ttft_count,ttft_sum_s,"
-                    + "itl_count,itl_sum_s\n");
-            metricsOut.flush();
+        this.metricsCsvOut = metricsOut == null ? null : CsvWriter.to(metricsOut, CsvWriter.LineEnd.LF);
+        this.gpuCsvOut = gpuOut == null ? null : CsvWriter.to(gpuOut, CsvWriter.LineEnd.LF);
+        if (metricsCsvOut != null) {
+            metricsCsvOut.row("t_s", "running", "waiting", "kv_cache_usage", "prefix_cache_hit_rate", "ttft_count",
+                    "ttft_sum_s", "itl_count", "itl_sum_s").flush();
         }
-        if (gpuOut != null) {
-            gpuOut.write("t_s,gpu,name,memory_used_mib,memory_total_mib,utilization_pct,power_w,sm_clock_mhz\n");
-            gpuOut.flush();
+        if (gpuCsvOut != null) {
+            gpuCsvOut.row("t_s", "gpu", "name", "memory_used_mib", "memory_total_mib", "utilization_pct", "power_w",
+                    "sm_clock_mhz").flush();
         }
         ticker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "latencylab-telemetry");
@@ -123,10 +127,9 @@ public final class TelemetryRecorder implements AutoCloseable {
                 }
                 s = ServerSample.of(t, PrometheusText.parse(r.body().string()));
                 server.add(s);
-                metricsOut.write(String.format(Locale.ROOT, "%.3f,%s,%s,%s,%s,%s,%s,%s,%s%n", s.tSeconds(),
-                        cell(s.running()), cell(s.waiting()), cell(s.kvCacheUsage()), cell(s.prefixHitRate()),
-                        cell(s.ttftCount()), cell(s.ttftSumSeconds()), cell(s.itlCount()), cell(s.itlSumSeconds())));
-                metricsOut.flush();
+                metricsCsvOut.row(seconds(s.tSeconds()), cell(s.running()), cell(s.waiting()),
+                        cell(s.kvCacheUsage()), cell(s.prefixHitRate()), cell(s.ttftCount()),
+                        cell(s.ttftSumSeconds()), cell(s.itlCount()), cell(s.itlSumSeconds())).flush();
             } catch (IOException | RuntimeException e) {
                 if (cutOffByStop(e)) {
                     cut = true;
@@ -143,12 +146,11 @@ public final class TelemetryRecorder implements AutoCloseable {
                 gs = gpu.read().stream().map(g -> g.at(t)).toList();
                 gpuReadings.addAll(gs);
                 for (GpuReading g : gs) {
-                    gpuOut.write(String.format(Locale.ROOT, "%.3f,%d,\"%s\",%s,%s,%s,%s,%s%n", g.tSeconds(),
-                            g.index(), g.name().replace("\"", "\"\""), cell(g.memoryUsedMiB()),
-                            cell(g.memoryTotalMiB()), cell(g.utilizationPct()), cell(g.powerWatts()),
-                            cell(g.smClockMhz())));
+                    gpuCsvOut.row(seconds(g.tSeconds()), g.index(), CsvWriter.quoted(g.name()),
+                            cell(g.memoryUsedMiB()), cell(g.memoryTotalMiB()), cell(g.utilizationPct()),
+                            cell(g.powerWatts()), cell(g.smClockMhz()));
                 }
-                gpuOut.flush();
+                gpuCsvOut.flush();
             } catch (IOException | RuntimeException e) {
                 if (cutOffByStop(e)) {
                     cut = true;
@@ -186,6 +188,10 @@ public final class TelemetryRecorder implements AutoCloseable {
             }
         }
         return false;
+    }
+
+    private static String seconds(double t) {
+        return String.format(Locale.ROOT, "%.3f", t);
     }
 
     private static String cell(double v) {

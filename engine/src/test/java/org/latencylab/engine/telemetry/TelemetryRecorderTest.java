@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -58,10 +60,11 @@ class TelemetryRecorderTest {
     @Test
     void aGpuReadingThatFailsIsStillReported() throws Exception {
         NvidiaSmi smi = script("touch $DIR/first\necho 'NVIDIA-SMI has failed because it could not communicate'\nexit 9");
+        // every sample ends in a tick to the listener, a failed one too: the first tick means the first run is over
+        CountDownLatch firstTick = new CountDownLatch(1);
         TelemetryRecorder rec = TelemetryRecorder.start(new OkHttpClient(), null, smi, dir.resolve("m.csv"),
-                dir.resolve("g.csv"), Duration.ofSeconds(60), null);
-        awaitFile(dir.resolve("first"));
-        Thread.sleep(300); // the first run has exited
+                dir.resolve("g.csv"), Duration.ofSeconds(60), t -> firstTick.countDown());
+        assertThat(firstTick.await(30, TimeUnit.SECONDS)).as("the first reading ended").isTrue();
         TelemetrySummary s = rec.stop();
         assertThat(s.gpuSamples()).isZero();
         assertThat(s.notes()).anyMatch(n -> n.contains("GPU reading(s)") && n.contains("failed")

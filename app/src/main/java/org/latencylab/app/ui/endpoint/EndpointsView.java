@@ -15,7 +15,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 import org.latencylab.engine.api.Protocol;
 
 /**

@@ -12,7 +12,7 @@ import javafx.scene.layout.GridPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 
 /**
  * The experiment form: probe, context sweep, load test, grid, transports or server benchmark, each with only the settings the engine honours,

@@ -6,7 +6,7 @@ import javafx.scene.Node;
 import javafx.scene.control.Label;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.VBox;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 
 /**
  * A two-column form (label, control) whose rows can be shown only while a condition holds; a hidden row takes no

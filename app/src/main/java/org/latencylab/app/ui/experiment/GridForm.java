@@ -9,6 +9,7 @@ import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.engine.load.ArrivalProcess;
 import org.latencylab.engine.load.GridSpec;
 import org.latencylab.engine.run.DurationText;
@@ -28,8 +29,9 @@ import java.util.Map;
  */
 public final class GridForm {
     /** Cell metrics offered: latencies (ms) and rates. */
-    public static final List<String> METRICS = List.of("ttft_from_intended", "e2e_from_intended", "ttft", "e2e",
-            "tpot", "ttfb", "dispatch_lag", "achieved_rps", "goodput_rps", "error_rate");
+    public static final List<String> METRICS = java.util.stream.Stream.concat(Metric.ids(Metric.TTFT_FROM_INTENDED,
+            Metric.E2E_FROM_INTENDED, Metric.TTFT, Metric.E2E, Metric.TPOT, Metric.TTFB, Metric.DISPATCH_LAG).stream(),
+            java.util.stream.Stream.of("achieved_rps", "goodput_rps", "error_rate")).toList();
     /** Statistics offered for latency metrics. */
     public static final List<String> STATISTICS = List.of("p50", "p90", "p95", "p99", "p999", "mean", "max");
     /** Row axes offered. */

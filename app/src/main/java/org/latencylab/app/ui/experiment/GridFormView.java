@@ -5,7 +5,7 @@ import javafx.beans.binding.BooleanBinding;
 import javafx.scene.control.CheckBox;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 import org.latencylab.engine.load.ArrivalProcess;
 
 import java.util.List;

@@ -11,6 +11,7 @@ import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.engine.load.ArrivalProcess;
 import org.latencylab.engine.load.CapPolicy;
 import org.latencylab.engine.load.LoadMode;
@@ -43,8 +44,8 @@ public final class LoadForm {
     }
 
     /** Per-request metrics a goodput SLO or the tier can be judged on (ids of the engine's metrics). */
-    public static final List<String> METRICS = List.of("ttft_from_intended", "e2e_from_intended", "ttft", "e2e",
-            "ttfb", "tpot");
+    public static final List<String> METRICS = Metric.ids(Metric.TTFT_FROM_INTENDED, Metric.E2E_FROM_INTENDED,
+            Metric.TTFT, Metric.E2E, Metric.TTFB, Metric.TPOT);
 
     private final ObjectProperty<LoadMode> mode = new SimpleObjectProperty<>(LoadMode.OPEN);
     private final IntegerProperty concurrency = new SimpleIntegerProperty(8);

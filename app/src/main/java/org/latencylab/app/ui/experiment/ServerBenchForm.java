@@ -11,6 +11,7 @@ import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.engine.analysis.Roofline;
 import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.run.DurationText;
@@ -37,12 +38,12 @@ public final class ServerBenchForm {
     /** Load level axes offered. */
     public static final List<String> LEVEL_AXES = List.of("concurrency", "rate");
     /** Pareto latency metrics offered (at P99). */
-    public static final List<String> LATENCY_METRICS = List.of("ttft", "e2e", "tpot");
+    public static final List<String> LATENCY_METRICS = Metric.ids(Metric.TTFT, Metric.E2E, Metric.TPOT);
     /** GPU telemetry modes offered. */
     public static final List<String> GPU_TELEMETRY = List.of("auto", "nvidia-smi", "simulated", "off");
     /** SLO metrics offered for the goodput SLO. */
-    public static final List<String> SLO_METRICS = List.of("ttft", "e2e", "tpot", "ttft_from_intended",
-            "e2e_from_intended");
+    public static final List<String> SLO_METRICS = Metric.ids(Metric.TTFT, Metric.E2E, Metric.TPOT,
+            Metric.TTFT_FROM_INTENDED, Metric.E2E_FROM_INTENDED);
     /** Choice meaning "no roofline". */
     public static final String NONE = "none";
     /** Roofline GPUs offered: {@link #NONE} and the engine's catalogue. */
@@ -61,13 +62,13 @@ public final class ServerBenchForm {
     private final IntegerProperty contextTokens = new SimpleIntegerProperty(512);
     private final IntegerProperty maxOutputTokens = new SimpleIntegerProperty(32);
     private final BooleanProperty cold = new SimpleBooleanProperty(true);
-    private final StringProperty sloMetric = new SimpleStringProperty("ttft");
+    private final StringProperty sloMetric = new SimpleStringProperty(Metric.TTFT.id());
     private final StringProperty sloMaxMs = new SimpleStringProperty("1000");
     private final StringProperty readyTimeout = new SimpleStringProperty("60s");
     private final StringProperty stopGrace = new SimpleStringProperty("5s");
     private final StringProperty scrapeInterval = new SimpleStringProperty("1s");
     private final StringProperty gpuTelemetry = new SimpleStringProperty("auto");
-    private final StringProperty latencyMetric = new SimpleStringProperty("ttft");
+    private final StringProperty latencyMetric = new SimpleStringProperty(Metric.TTFT.id());
     private final StringProperty rooflineGpu = new SimpleStringProperty("A10");
     private final StringProperty rooflineModel = new SimpleStringProperty("llama-2-7b");
     private final StringProperty pricePerGpuHour = new SimpleStringProperty("1.01");

@@ -3,7 +3,7 @@ package org.latencylab.app.ui.experiment;
 import javafx.scene.control.CheckBox;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 
 /**
  * The transports form: transports, network profiles, warm/cold connections, requests per cell, prompt and output

@@ -1,6 +1,7 @@
 package org.latencylab.app.ui.export;
 
 import org.latencylab.engine.results.RunLayout;
+import org.latencylab.engine.csv.CsvWriter;
 import org.latencylab.engine.results.RequestLog;
 import org.latencylab.engine.results.RunFiles;
 import org.latencylab.engine.run.RunResult;
@@ -10,6 +11,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -34,21 +36,19 @@ public final class DataExport {
      * @throws IllegalArgumentException when a request line is malformed
      */
     public static void writeCsv(Path runDirectory, Path out) {
-        try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
-            w.write(CSV_HEADER);
-            w.write('\n');
+        try (Writer file = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+            CsvWriter w = CsvWriter.to(file, CsvWriter.LineEnd.LF);
+            w.row(List.of(CSV_HEADER.split(",")));
             RequestLog.forEach(runDirectory.resolve(RunLayout.REQUESTS_JSONL), r -> {
               try {
-                w.write(String.join(",", Long.toString(r.id()), csv(r.label()), Integer.toString(r.contextTokens()),
-                        r.outcome().toString().toLowerCase(Locale.ROOT),
-                        r.errorKind() == null ? "" : r.errorKind().id(), Integer.toString(r.httpStatus()),
-                        ms(r.ttfbNanos()), ms(r.ttftNanos()), ms(r.e2eNanos()), ms(r.tpotNanos()),
-                        Integer.toString(r.outputTokens()), r.phase().id()));
-                w.write('\n');
+                w.row(r.id(), r.label(), r.contextTokens(), r.outcome().toString().toLowerCase(Locale.ROOT),
+                        r.errorKind() == null ? "" : r.errorKind().id(), r.httpStatus(), ms(r.ttfbNanos()),
+                        ms(r.ttftNanos()), ms(r.e2eNanos()), ms(r.tpotNanos()), r.outputTokens(), r.phase().id());
               } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
               }
             });
+            w.flush();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + out + ": " + e.getMessage(), e);
         }
@@ -71,9 +71,5 @@ public final class DataExport {
 
     private static String ms(long nanos) {
         return nanos < 0 ? "" : String.format(Locale.ROOT, "%.3f", org.latencylab.engine.api.Nanos.toMillis(nanos));
-    }
-
-    private static String csv(String s) {
-        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 }

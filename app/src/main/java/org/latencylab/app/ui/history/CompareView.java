@@ -14,7 +14,7 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.FlowPane;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.data.Quantity;

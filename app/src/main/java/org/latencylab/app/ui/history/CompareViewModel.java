@@ -8,6 +8,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.background.UiExecutor;
 import org.latencylab.app.ui.results.MetricGlossary;
@@ -31,7 +32,7 @@ import java.util.Objects;
  */
 public final class CompareViewModel {
     /** Metrics of the difference table, in order. */
-    public static final List<String> METRICS = List.of("ttft", "itl", "e2e");
+    public static final List<String> METRICS = Metric.ids(Metric.TTFT, Metric.ITL, Metric.E2E);
     /** Percentiles of the difference table, in order. */
     public static final List<Double> PERCENTILES = List.of(50.0, 95.0, 99.0);
     /** Cell text of a metric the run's source tool does not provide. */

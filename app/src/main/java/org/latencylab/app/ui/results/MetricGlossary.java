@@ -1,30 +1,22 @@
 package org.latencylab.app.ui.results;
 
+import org.latencylab.engine.stats.Metric;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Definitions of the metrics and terms the window shows, word for word the engine's (package documentation of
- * {@code org.latencylab.engine.api} and DESIGN.md), for tooltips and the summary table. Thread-safe (immutable).
+ * Definitions of the metrics and terms the window shows, for tooltips and the summary table: each metric's is the
+ * engine's {@link Metric#definition()} (the one place metrics are named and defined); the other terms (first-screen
+ * latency, tier, SLO, goodput, intervals) are defined here. Thread-safe (immutable).
  */
 public final class MetricGlossary {
     private static final Map<String, String> TERMS = new LinkedHashMap<>();
 
     static {
-        TERMS.put("ttft", "TTFT (time to first token): send → the first event that carries generated text of any kind"
-                + " (answer, reasoning, tool-call arguments). Role-only events, empty strings, SSE comments, pings and"
-                + " usage-only events do not count.");
-        TERMS.put("time_to_first_content", "Time to first content: send → the first answer (non-reasoning) text.");
-        TERMS.put("ttfb", "TTFB (time to first byte): send → response headers received.");
-        TERMS.put("e2e", "E2E (end-to-end latency): send → end of the stream (end marker or close).");
-        TERMS.put("tpot", "TPOT (time per output token): (E2E − TTFT) / (output tokens − 1).");
-        TERMS.put("itl", "ITL (inter-token latency): gaps between consecutive token-bearing events.");
-        TERMS.put("itl_per_token", "ITL per token: each gap between consecutive token-bearing events divided by the"
-                + " number of tokens the later event carries.");
-        TERMS.put("ttft_from_intended", "TTFT from the intended start: when the schedule wanted the request to start"
-                + " → first token; includes queueing inside the client (coordinated omission is not hidden).");
-        TERMS.put("e2e_from_intended", "E2E from the intended start: intended start → end of stream.");
-        TERMS.put("dispatch_lag", "Dispatch lag: actual send minus intended start.");
+        for (Metric m : Metric.values()) {
+            TERMS.put(m.id(), m.definition());
+        }
         TERMS.put("first_screen", "First-screen latency: from the user's action (the send; with a cold connection,"
                 + " before DNS, TCP and TLS) until the client holds the first screenful of answer text, 200 characters"
                 + " by default (or N tokens). An answer shorter than a screen counts at its last answer event; a"

@@ -25,10 +25,12 @@ import javafx.scene.layout.Region;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.beans.property.ReadOnlyObjectWrapper;
+import org.latencylab.app.ui.controls.Controls;
 import org.latencylab.charts.CdfChart;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.PowerLawChart;
 import org.latencylab.charts.TimeSeriesChart;
+import org.latencylab.charts.results.ResultCharts;
 import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.StatsSettings;
@@ -77,6 +79,18 @@ public final class ResultsView {
     public interface ChartActions {
         /** @param kind the chart to export as PNG (asks for size and file) */
         void export(ResultCharts.Kind kind);
+    }
+
+    /**
+     * @param kind one of the step's charts
+     * @return its title in the window and in its PNG export
+     */
+    public static String title(ResultCharts.Kind kind) {
+        return switch (kind) {
+            case CDF -> "Latency distribution (TTFT, E2E)";
+            case TIME -> "TTFT over time (per second)";
+            case SWEEP -> "Sweep: TTFT vs context (P50, P95)";
+        };
     }
 
     /** @param vm the results view model */
@@ -142,8 +156,8 @@ public final class ResultsView {
         VBox top = new VBox(header, trust, sub);
         root.setTop(top);
 
-        time = ResultCharts.timeSeries(theme);
-        sweep = ResultCharts.sweep(theme);
+        time = ResultCharts.perSecondChart(title(ResultCharts.Kind.TIME), theme);
+        sweep = ResultCharts.sweepChart(title(ResultCharts.Kind.SWEEP), theme);
         charts.put(ResultCharts.Kind.TIME, time.chart());
         charts.put(ResultCharts.Kind.SWEEP, sweep.chart());
         rebuildCdf();
@@ -198,7 +212,7 @@ public final class ResultsView {
     }
 
     private void rebuildCdf() {
-        cdf = ResultCharts.cdf(yScale.getValue(), theme);
+        cdf = ResultCharts.cdfChart(title(ResultCharts.Kind.CDF), yScale.getValue(), theme);
         charts.put(ResultCharts.Kind.CDF, cdf.chart());
         cdfHolder.getChildren().setAll(cdf.chart());
         ResultCharts.fill(cdf, vm.stepProperty().get());
@@ -212,15 +226,15 @@ public final class ResultsView {
             // not in the same pulse, so that no pulse holds the FX thread long (the table is laid out in the next
             // pulse, the CDF in the one after, then the time chart's lines, then its tier bands)
             liveFilled = true;
-            org.latencylab.app.ui.Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
-            org.latencylab.app.ui.Controls.inPulse(3, () -> ResultCharts.fillLines(time, vm.stepProperty().get()));
-            org.latencylab.app.ui.Controls.inPulse(4, () -> ResultCharts.fill(time, vm.stepProperty().get(),
+            Controls.inPulse(2, () -> ResultCharts.fill(cdf, vm.stepProperty().get()));
+            Controls.inPulse(3, () -> ResultCharts.fillLines(time, vm.stepProperty().get()));
+            Controls.inPulse(4, () -> ResultCharts.fill(time, vm.stepProperty().get(),
                     tiers()));
         } else {
             fillLive(d);
             liveFilled = data;
         }
-        ResultCharts.fill(sweep, d);
+        ResultCharts.fill(sweep, d != null && d.result() instanceof SweepRunner.SweepResult sw ? sw : null);
         showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
         showTransports(d);
         boolean bench = d != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(d.type());
@@ -248,7 +262,7 @@ public final class ResultsView {
         }
         if (!timeFillPending) {
             timeFillPending = true;
-            org.latencylab.app.ui.Controls.inPulse(1, () -> {
+            Controls.inPulse(1, () -> {
                 timeFillPending = false;
                 ResultCharts.fill(time, vm.stepProperty().get(), tiers());
             });
@@ -275,13 +289,13 @@ public final class ResultsView {
         if (!transports) {
             transportsHolder.getChildren().clear();
         } else if (d.result() instanceof TransportsResult r) {
-            transportsHolder.getChildren().setAll(org.latencylab.charts.results.ResultCharts.transports(
+            transportsHolder.getChildren().setAll(ResultCharts.transports(
                     "P50 first-screen latency · " + r.label(), r, theme));
         } else if (vm.transportsSoFarProperty().get() != null
                 && vm.transportsSoFarProperty().get().label().equals(d.label())
                 && !vm.transportsSoFarProperty().get().cells().isEmpty()) {
             TransportsResult soFar = vm.transportsSoFarProperty().get();
-            transportsHolder.getChildren().setAll(org.latencylab.charts.results.ResultCharts.transports(
+            transportsHolder.getChildren().setAll(ResultCharts.transports(
                     "P50 first-screen latency · " + soFar.label() + " (running: " + soFar.cells().size()
                             + " cells so far)", soFar, theme));
         } else {
@@ -454,7 +468,7 @@ public final class ResultsView {
 
     /** @param text tooltip text @return a wrapping tooltip shown quickly (the app's one tooltip style) */
     public static Tooltip tip(String text) {
-        return org.latencylab.app.ui.Controls.tip(text);
+        return org.latencylab.app.ui.controls.Controls.tip(text);
     }
 
 }

@@ -2,6 +2,7 @@ package org.latencylab.app.ui.settings;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.latencylab.engine.run.StatsSettings;
+import org.latencylab.engine.stats.Metric;
 import java.util.List;
 
 /**
@@ -35,7 +36,8 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
 
     /** Defaults: light theme, no saved endpoints, the simulator ({@code small-fast}) selected, a default probe. */
     public static final AppSettings DEFAULTS = new AppSettings(FORMAT, "light", List.of(), SIMULATOR,
-            org.latencylab.app.Defaults.SIM_PROFILE, ExperimentDraft.DEFAULTS, "ttft", List.of(), List.of(org.latencylab.engine.stats.Slo.ofMillis("ttft", 95.0, 1000.0)),
+            org.latencylab.app.Defaults.SIM_PROFILE, ExperimentDraft.DEFAULTS, Metric.TTFT.id(), List.of(),
+            List.of(org.latencylab.engine.stats.Slo.ofMillis(Metric.TTFT.id(), 95.0, 1000.0)),
             null);
 
     /** Fills missing values with defaults and copies the lists. */
@@ -46,7 +48,7 @@ public record AppSettings(@JsonProperty("format") Integer format, @JsonProperty(
         selected = selected == null || selected.isBlank() ? SIMULATOR : selected;
         simProfile = simProfile == null || simProfile.isBlank() ? org.latencylab.app.Defaults.SIM_PROFILE : simProfile;
         lastExperiment = lastExperiment == null ? ExperimentDraft.DEFAULTS : lastExperiment;
-        tierMetric = tierMetric == null || tierMetric.isBlank() ? "ttft" : tierMetric;
+        tierMetric = tierMetric == null || tierMetric.isBlank() ? Metric.TTFT.id() : tierMetric;
         tiers = tiers == null ? List.of() : List.copyOf(tiers);
         slos = slos == null ? List.of() : List.copyOf(slos);
         dataDir = dataDir == null || dataDir.isBlank() ? null : dataDir;

@@ -9,7 +9,7 @@ import javafx.scene.control.ToggleButton;
 import javafx.scene.layout.GridPane;
 import javafx.scene.layout.Region;
 import javafx.scene.layout.VBox;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 import org.latencylab.app.ui.results.MetricGlossary;
 
 /**

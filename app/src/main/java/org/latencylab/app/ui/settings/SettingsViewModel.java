@@ -4,6 +4,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
+import org.latencylab.engine.stats.Metric;
 import org.latencylab.engine.run.StatsSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,9 +19,9 @@ public final class SettingsViewModel {
      * Metrics offered for the tier and SLOs: the common per-request ones (ITL has one value per event gap and cannot
      * judge a request; {@link org.latencylab.engine.stats.Metric#requirePerRequest} is the check).
      */
-    public static final List<String> METRICS = List.of("ttft", "e2e", "ttfb", "tpot");
+    public static final List<String> METRICS = Metric.ids(Metric.TTFT, Metric.E2E, Metric.TTFB, Metric.TPOT);
 
-    private final StringProperty tierMetric = new SimpleStringProperty("ttft");
+    private final StringProperty tierMetric = new SimpleStringProperty(Metric.TTFT.id());
     private final StringProperty tierBounds = new SimpleStringProperty("80, 300, 1200, 4500");
     private final StringProperty slo = new SimpleStringProperty("ttft:95:1000");
     private final StringProperty dataDir = new SimpleStringProperty("");
@@ -77,7 +78,7 @@ public final class SettingsViewModel {
                             number(p[2], "SLO milliseconds")));
                 }
             }
-            String metric = tierMetric.get() == null ? "ttft" : tierMetric.get();
+            String metric = tierMetric.get() == null ? Metric.TTFT.id() : tierMetric.get();
             // validates the table (ascending bounds) the way a run would
             new StatsSettings(metric, tiers, slos);
             String dir = dataDir.get() == null || dataDir.get().isBlank() ? null : dataDir.get().strip();

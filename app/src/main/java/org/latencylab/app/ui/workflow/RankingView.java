@@ -17,7 +17,7 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.StackPane;
 import javafx.scene.layout.VBox;
 import javafx.stage.FileChooser;
-import org.latencylab.app.ui.Controls;
+import org.latencylab.app.ui.controls.Controls;
 import org.latencylab.charts.ChartTheme;
 import org.latencylab.charts.results.EndpointCharts;
 

@@ -25,6 +25,8 @@ import org.latencylab.engine.scenario.StepCatalog;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,6 +62,27 @@ class RunViewModelTest {
         throw new AssertionError("run did not end within " + timeoutMillis + " ms");
     }
 
+    /**
+     * Waits until the results show a finished step (not a live one): the run's end is handed to the UI thread,
+     * which shows the final result.
+     */
+    private void awaitFinalStep() throws Exception {
+        CountDownLatch shown = new CountDownLatch(1);
+        ui.run(() -> {
+            RunResult.StepOutcome now = results.stepProperty().get();
+            if (now != null && !now.live()) {
+                shown.countDown();
+            } else {
+                results.stepProperty().addListener((o, a, b) -> {
+                    if (b != null && !b.live()) {
+                        shown.countDown();
+                    }
+                });
+            }
+        });
+        assertThat(shown.await(10, TimeUnit.SECONDS)).as("the final step is shown").isTrue();
+    }
+
     /** @return requests of the step shown (live while the run goes on) */
     private static long sent(ResultsViewModel results) {
         RunResult.StepOutcome s = results.stepProperty().get();
@@ -90,7 +113,7 @@ class RunViewModelTest {
         ui.run(() -> vm.start(probe("probe-test", 30, 6), runs));
         RunResult r = awaitEnd(30_000);
         assertThat(r.status()).isEqualTo(RunResult.Status.COMPLETED);
-        Thread.sleep(100);
+        awaitFinalStep();
         RunResult.StepOutcome d = ui.call(() -> results.stepProperty().get());
         assertThat(d.live()).isFalse();
         assertThat(d.stats()).isEqualTo(r.steps().get(0).stats());
@@ -144,7 +167,7 @@ class RunViewModelTest {
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertThat(r.status()).isEqualTo(RunResult.Status.CANCELLED);
         assertThat(seconds).as("cancel to end, s").isLessThan(5.0);
-        Thread.sleep(100);
+        awaitFinalStep();
         long kept = ui.call(() -> sent(results));
         assertThat(kept).isEqualTo(r.steps().get(0).stats().sent());
         assertThat(kept).isGreaterThanOrEqualTo(10).isLessThan(100_000);
@@ -160,7 +183,7 @@ class RunViewModelTest {
                 null, null, 2);
         ui.run(() -> vm.start(sweep, runs));
         assertThat(awaitEnd(60_000).status()).isEqualTo(RunResult.Status.COMPLETED);
-        Thread.sleep(100);
+        awaitFinalStep();
         SweepRunner.SweepResult d = (SweepRunner.SweepResult) ui.call(() -> results.stepProperty().get()).result();
         assertThat(d.points()).extracting(SweepRunner.SweepPoint::contextTokens).containsExactly(256, 1024, 4096);
         assertThat(d.points().get(2).p50TtftMs()).isGreaterThan(d.points().get(0).p50TtftMs());

@@ -1,4 +1,4 @@
-package org.latencylab.app.ui;
+package org.latencylab.app.ui.controls;
 
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.SimpleIntegerProperty;
