@@ -95,7 +95,7 @@ final class PreparedRequests {
             throws IOException {
         builds.increment();
         Request httpRequest = buildRequest(endpoint, request, adapter, key);
-        byte[] wire = direct != null && direct.handles(httpRequest.url()) ? DirectHttp1.encode(httpRequest) : null;
+        byte[] wire = direct != null && direct.handles(httpRequest.url()) ? Http1Codec.encode(httpRequest) : null;
         return new Built(endpoint, request, key, httpRequest, wire);
     }
 
