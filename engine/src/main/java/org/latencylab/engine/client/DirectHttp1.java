@@ -1,5 +1,6 @@
 package org.latencylab.engine.client;
 
+import org.latencylab.engine.tuning.TuningProperties;
 import okhttp3.HttpUrl;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -23,10 +24,10 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * connection, written by the calling thread; its socket is read and each read stamped by a reader thread
  * ({@link ReadAhead}), and the calling thread takes the stamped bytes and parses them.
  *
- * <p>Why not OkHttp here (it stays for TLS, HTTP/2, proxies and gRPC's transport): profiled at 300 streaming
- * requests/s against a zero-latency simulator in another process, OkHttp's call machinery (interceptor chain, exchange
- * finder, connection-pool bookkeeping and the cleanup task it schedules on every release) was about half of the CPU
- * of the threads whose socket reads are being stamped, and that work lies between the send stamp and the request's
+ * <p>Why not OkHttp here (it stays for TLS, HTTP/2, proxies and gRPC's transport): profiled against a
+ * zero-latency simulator in another process, OkHttp's call machinery (interceptor chain, exchange finder,
+ * connection-pool bookkeeping and the cleanup task it schedules on every release) took a large share of the CPU of
+ * the threads whose socket reads are being stamped, and that work lies between the send stamp and the request's
  * first byte on the wire. This path does the minimum an HTTP/1.1 client must (RFC 9112): it writes the request bytes
  * (encoded once per request object) in one write, reads the status line and header fields, and frames the body by
  * {@code Content-Length}, {@code chunked} transfer coding or connection close. Redirects are not followed (a 3xx is an
@@ -46,10 +47,8 @@ import static org.latencylab.engine.api.RequestRecord.UNSET;
  * or stray bytes seen by the reader mean the server closed it) in {@link #exchange}, before the caller starts its
  * clock; a new connection is opened inside the measured time, with DNS and connect stamped.
  *
- * <p>Connections are spread over {@link #READERS} reader threads (system property {@code latencylab.readers}). With the
- * system property {@code latencylab.readahead=off} the calling thread reads its socket itself, blocking, as before the
- * reader threads existed (for comparisons). Turned off altogether (every request goes through OkHttp) with the system
- * property {@code latencylab.http=okhttp}.
+ * <p>Connections are spread over {@link #READERS} reader threads ({@link TuningProperties#READERS}). Turned off
+ * altogether (every request goes through OkHttp) with {@link TuningProperties#HTTP}{@code =okhttp}.
  * Thread-safe: any number of threads may run exchanges at once; one exchange belongs to one thread, except
  * {@link Exchange#cancel()}, which any thread may call.
  */
@@ -59,14 +58,12 @@ final class DirectHttp1 implements AutoCloseable {
     /** An idle pooled connection older than this is closed instead of reused, ns (OkHttp's default: 5 minutes). */
     static final long KEEP_ALIVE_NANOS = TimeUnit.MINUTES.toNanos(5);
     /** Reader threads ({@link ReadAhead}); connections are spread over them in turn. */
-    static final int READERS = Math.max(1, Integer.getInteger("latencylab.readers",
-            Math.min(4, Runtime.getRuntime().availableProcessors())));
+    static final int READERS = TuningProperties.readers(Runtime.getRuntime().availableProcessors());
 
     private final int connectTimeoutMillis;
     private final ConnectionHabits habits;
     private final ConcurrentHashMap<String, ConcurrentLinkedDeque<Http1Connection>> idle = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Boolean> direct = new ConcurrentHashMap<>();
-    private final boolean readAheadEnabled = !"off".equalsIgnoreCase(System.getProperty("latencylab.readahead", ""));
     private ReadAhead[] readAhead;
     private int nextReader;
     private volatile boolean closed;
@@ -85,14 +82,14 @@ final class DirectHttp1 implements AutoCloseable {
         this.habits = habits;
     }
 
-    /** @return whether reader threads read and stamp this client's responses (unless {@code latencylab.readahead=off}) */
+    /** @return whether reader threads read and stamp this client's responses: always */
     boolean readsAhead() {
-        return readAheadEnabled;
+        return true;
     }
 
-    /** @return false when the system property {@code latencylab.http} is {@code okhttp} (this path turned off) */
+    /** @return false when {@link TuningProperties#HTTP} is {@code okhttp} (this path turned off) */
     static boolean enabled() {
-        return !"okhttp".equalsIgnoreCase(System.getProperty("latencylab.http", ""));
+        return TuningProperties.ownHttpPath();
     }
 
     /**
@@ -202,9 +199,6 @@ final class DirectHttp1 implements AutoCloseable {
 
     /** @return the reader thread's owner, started on first use; null when read-ahead is off */
     private synchronized ReadAhead readAhead() throws IOException {
-        if (!readAheadEnabled) {
-            return null;
-        }
         if (closed) {
             throw new IOException("client closed");
         }

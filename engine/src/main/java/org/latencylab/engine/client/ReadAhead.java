@@ -1,5 +1,6 @@
 package org.latencylab.engine.client;
 
+import org.latencylab.engine.tuning.TuningProperties;
 import org.latencylab.engine.trust.SchedulerWaits;
 
 import java.io.IOException;
@@ -29,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * end, when {@value #HIGH_WATER_BYTES} bytes wait, or when bytes have waited {@value #QUIET_MILLIS} ms with no new read (a
  * framing the wake rules did not recognise). Stamps are never moved by this: each byte keeps the stamp of the read that
  * delivered it, and parsing it later changes no time. A request that must react while it streams (a first-token
- * callback) reads {@link Mode#EAGER}: woken by every read, as before.
+ * callback) reads {@link Mode#EAGER}: woken by every read.
  *
  * <p>The reader also sees what arrives on idle pooled connections: a server's close or stray bytes make the
  * connection unhealthy ({@link ReadAheadInbox#clean()}) before anyone sends on it.
@@ -57,9 +58,8 @@ final class ReadAhead implements AutoCloseable {
          * head gives a framing the reader recognises ({@code Transfer-Encoding: chunked}, or a single
          * {@code Content-Length}; 204 and 304 have no body), else when its head is complete. Why: a request thread was
          * woken at every response's head and again at its end; the head changes no stamp (each byte keeps its
-         * read's), so one wake-up per response is saved where the server sends its head before its events (a
-         * 1,024-way probe of {@code shared/bench}'s truth server: 0.92–0.96 against 1.00–1.13 ms of client CPU per
-         * request in three alternating pairs). {@link StallWatchdog} counts the inbox's reads as the first byte
+         * read's), so one wake-up per response is saved where the server sends its head before its events,
+         * which lowers the client's CPU per request. {@link StallWatchdog} counts the inbox's reads as the first byte
          * meanwhile.
          */
         HEAD,
@@ -78,8 +78,8 @@ final class ReadAhead implements AutoCloseable {
      * the client's threads on the CPUs' run queues instead of all of them, beside the reader thread and the server
      * being measured. The stamps are the reader's and do not wait for a permit.
      */
-    static final Semaphore WORK_PERMITS = new Semaphore(Integer.getInteger("latencylab.workPermits",
-            Math.max(1, Runtime.getRuntime().availableProcessors() - 1)), true);
+    static final Semaphore WORK_PERMITS = new Semaphore(
+            TuningProperties.workPermits(Runtime.getRuntime().availableProcessors()), true);
 
     /** Longest wait for a work permit, ms; after it the request thread goes on without one. */
     static final long PERMIT_WAIT_MILLIS = 2_000;
@@ -166,8 +166,8 @@ final class ReadAhead implements AutoCloseable {
      * One turn of the reader loop: waits for readable sockets (at most {@value #QUIET_MILLIS} ms), registers new ones,
      * reads every ready one and sweeps quiet ones. A method of its own rather than the loop's body: the JIT compiles a
      * method after a few hundred calls, but a loop body that stays in {@link #run}'s one never-ending frame only after
-     * tens of thousands of iterations (on-stack replacement), so for the first tens of seconds of a run it was
-     * interpreted (the reader threads' frames at the top of {@code perf} samples, 300 requests/s open loop).
+     * tens of thousands of iterations (on-stack replacement), so for the first tens of seconds of a run it would
+     * run interpreted (the reader threads' frames at the top of {@code perf} samples).
      *
      * @param lastSweep {@link System#nanoTime()} of the latest sweep
      * @return the latest sweep's time after this turn

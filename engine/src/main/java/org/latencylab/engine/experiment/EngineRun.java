@@ -1,5 +1,9 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.step.StepProgressListener;
+import org.latencylab.engine.step.StepProgress;
+import org.latencylab.engine.step.StepContext;
+import org.latencylab.engine.step.StepRunner;
 import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.run.RunResult;
@@ -81,14 +85,12 @@ final class EngineRun implements StepContext {
      * Ended requests on their way to the log and the model. Request threads only add their record (and wake
      * nobody); the sink thread ({@link #sinkLoop}), every {@link RunEngine#SINK_PERIOD_NANOS} ns, applies the
      * records to the log and the model in queue order (so both see the same order), under a lock that the run's
-     * thread also takes to drain what is left when a step ends. With a plain lock around the log and the model, a
-     * thousand request threads per second on two cores queued behind it for up to 200 ms each (JFR
-     * {@code jdk.JavaMonitorEnter}: 230 s of waiting in a 15 s run). When each request thread drained the queue
-     * itself (without waiting: whoever got the lock), the work still ran on the request threads at the moment they
-     * ended: in a 1,024-way probe that is the moment 1,024 streams end together and the server must read 1,024 new
-     * requests, and taking it off the request threads (skipping it, as an experiment) cut the server's delay in
-     * starting them from 37–64 to 12–28 ms (P50). One sink thread gets one thread's share of the CPU in such a
-     * burst and catches up in the quiet that follows.
+     * thread also takes to drain what is left when a step ends. With a plain lock around the log and the model, request
+     * threads at high rates queue behind it (JFR {@code jdk.JavaMonitorEnter}). When each request thread drains the
+     * queue itself, the work still runs on the request threads at the moment they end: in a wide closed loop that is
+     * the moment many streams end together and the server must read as many new requests, so the work delays the
+     * server's start of the next wave. One sink thread gets one thread's share of the CPU in such a burst and catches
+     * up in the quiet that follows.
      */
     private final ConcurrentLinkedQueue<RequestRecord> toSink = new ConcurrentLinkedQueue<>();
     /** Applies {@link #toSink} to the log and the model; started with the run, stopped at its end. */

@@ -1,5 +1,6 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.step.StepRunner;
 import org.latencylab.engine.run.ExperimentSpec;
 import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.api.ClockOrigin;
@@ -38,8 +39,8 @@ public final class RunEngine {
     public static final long SNAPSHOT_PERIOD_MILLIS = 200;
     /**
      * Period of the results sink thread, ns: it applies ended requests to the log and the model every 10 ms. A request
-     * thread wakes nobody when it ends: waking the sink for each record cost a thread wake-up per request (about 25 µs
-     * of CPU on this project's 2-core reference machine, a virtual machine) and a system call on the request's thread.
+     * thread wakes nobody when it ends: waking the sink for each record would cost a thread wake-up per request and a
+     * system call on the request's thread.
      */
     static final long SINK_PERIOD_NANOS = 10_000_000L;
 

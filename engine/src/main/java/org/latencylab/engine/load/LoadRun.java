@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.tuning.TuningProperties;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Outcome;
@@ -7,8 +8,8 @@ import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.client.RequestThreads;
-import org.latencylab.engine.experiment.ClosedLoop;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.ClosedLoop;
+import org.latencylab.engine.step.StepContext;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -93,33 +94,30 @@ final class LoadRun {
      * Requests in flight at which an open loop without a {@code maxInFlight} stops (reason {@code overload: …}) rather
      * than keep piling up requests: 4,096, as many as the client keeps pooled request threads and connections for
      * ({@code RequestThreads.MAX_POOLED}). Why: when neither the server nor the client keeps up with the schedule,
-     * every arrival adds a request in flight; in an open loop of 2,000 requests/s against the zero-latency simulator
-     * in another process, started while that simulator was still compiling its code, 10,547 were in flight after
-     * 13.4 s, the client ran out of heap (288 MB) and the run never ended. Fewer with a small heap
+     * every arrival adds a request in flight, until the client runs out of heap and the run never ends. Fewer with a
+     * small heap
      * ({@link #overloadInFlight(long)}). A run that means to hold more in flight sets {@code maxInFlight} (and a larger
      * {@code -Xmx}).
      */
     static final int OVERLOAD_IN_FLIGHT = 4096;
     /**
-     * Heap per request in flight that {@link #overloadInFlight(long)} keeps, bytes: 128 KiB. The client alone used
-     * about 27 KiB per request in flight (10,547 in 288 MB, above); with the built-in simulator in the same JVM,
-     * holding the same requests, an open loop stopped at 4,096 in flight still ran out of 288 MB while it drained.
+     * Heap per request in flight that {@link #overloadInFlight(long)} keeps, bytes: 128 KiB, several times what the
+     * client alone holds per request, because the built-in simulator in the same JVM holds the same requests and an
+     * open loop still has to drain after it stopped.
      */
     static final long HEAP_PER_IN_FLIGHT_BYTES = 128 * 1024;
 
     /**
      * @param maxHeapBytes the JVM's heap limit ({@link Runtime#maxMemory()}), bytes
      * @return the in-flight count at which an open loop without {@code maxInFlight} stops: {@link #OVERLOAD_IN_FLIGHT}
-     *         or {@code maxHeapBytes / }{@link #HEAP_PER_IN_FLIGHT_BYTES}, whichever is smaller (2,304 with the
-     *         default 288 MB heap), at least 64
+     *         or {@code maxHeapBytes / }{@link #HEAP_PER_IN_FLIGHT_BYTES}, whichever is smaller, at least 64
      */
     static int overloadInFlight(long maxHeapBytes) {
         return (int) Math.max(64, Math.min(OVERLOAD_IN_FLIGHT, maxHeapBytes / HEAP_PER_IN_FLIGHT_BYTES));
     }
 
     LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook) {
-        this.overloadInFlight = Math.max(1, Integer.getInteger("latencylab.overloadInFlight",
-                overloadInFlight(Runtime.getRuntime().maxMemory())));
+        this.overloadInFlight = TuningProperties.overloadInFlight(overloadInFlight(Runtime.getRuntime().maxMemory()));
         this.spec = spec;
         this.label = label;
         this.ctx = ctx;
@@ -227,7 +225,7 @@ final class LoadRun {
         }
         meter.close();
         // a step that ran its whole duration measured until its end, not until the moment the schedule found no
-        // arrival left before the end (at 100 req/s constant, 10 ms early: 500 sends over 4.99 s read as 100.2 req/s)
+        // arrival left before the end (a window cut short by the gap to the next arrival overstates the rate)
         long schedEnd = "duration".equals(stopReason) ? endNanos : Math.min(endNanos, stopNanos);
         long measuredFrom = warmupEndNanos;
         long measuredTo = Math.min(cooldownStartNanos, schedEnd);
@@ -249,9 +247,7 @@ final class LoadRun {
      * the requests sent at its end finish after it, as those sent before its start finished in it). A step whose
      * schedule stopped early (a request count, an overload or error stop, a cancel): from the window's start until
      * its last measured request ended, if that is later than the stop. Its requests were still being served after
-     * the stop, and their number over the window alone would claim a rate the server never reached: an open loop
-     * that stopped for overload after 1.2 s of sending read "goodput 1,796 req/s" from a server that finished 213
-     * requests/s.
+     * the stop, and their number over the window alone would claim a rate the server never reached.
      *
      * @param measuredFrom    start of the measured window, {@link System#nanoTime()}
      * @param measuredTo      end of the measured window, {@link System#nanoTime()}

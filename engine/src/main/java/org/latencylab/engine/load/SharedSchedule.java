@@ -6,10 +6,10 @@ import org.latencylab.engine.client.RequestThreads;
  * An open loop without caps (no maxInFlight, no maxRateRps) on LatencyLab's own request threads shares its
  * schedule: a pooled request thread that has ended a request claims the earliest arrival nobody has claimed yet,
  * parks until its intended start and sends it itself. The dispatcher only sends an arrival that is due while still
- * unclaimed (every request thread busy), handing it to a new thread as before. Why: a hand-off from the dispatcher
+ * unclaimed (every request thread busy), handing it to a request thread. Why: a hand-off from the dispatcher
  * costs two thread wake-ups per request (the dispatcher's at the arrival, then the request thread's), a claim by a
- * thread that is awake anyway costs one (its own at the arrival); on this project's 2-core virtual machine a
- * wake-up costs about 25 µs of CPU. The intended starts, and so every time measured from them, are the same
+ * thread that is awake anyway costs one (its own at the arrival), and on a small machine wake-ups are a large
+ * share of the client's CPU. The intended starts, and so every time measured from them, are the same
  * schedule's; a claimed arrival is sent at its time by a thread parked for it, as the dispatcher's would be.
  *
  * <p>One per open-loop step; its methods run on the step thread, the dispatcher and the request threads, and are
@@ -41,8 +41,7 @@ final class SharedSchedule {
 
     /** @return whether this step shares its schedule with its request threads (see above) */
     boolean sharesSchedule() {
-        return run.launcher == null && run.inFlightCap == null && run.rateCapGapNanos == 0
-                && !Boolean.getBoolean("latencylab.dispatcherOnly");
+        return run.launcher == null && run.inFlightCap == null && run.rateCapGapNanos == 0;
     }
 
     /**

@@ -7,7 +7,7 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
 
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.StepContext;
 import org.latencylab.engine.telemetry.GpuSource;
 import org.latencylab.engine.telemetry.NvidiaSmi;
 import org.latencylab.engine.telemetry.SimulatedGpu;
