@@ -233,7 +233,7 @@ final class ReadAheadInbox {
 
     /**
      * What a response head says about its body (RFC 9112 §6.3), for waking only: the request thread parses the
-     * head itself, so anything unusual is {@link #BODY_UNKNOWN} and wakes it at the head's end, as before.
+     * head itself, so anything unusual is {@link #BODY_UNKNOWN} and wakes it at the head's end.
      *
      * @param b     bytes
      * @param from  index of the status line's first byte
