@@ -22,7 +22,8 @@ package org.latencylab.engine.tuning;
  *     <td>requests, &gt;= 1</td><td>requests in flight at which an open loop without {@code maxInFlight} stops
  *     instead of piling up requests until the heap runs out</td></tr>
  * <tr><td>{@value #JIT_WARM_UP}</td><td>{@code true}</td><td>{@code true}/{@code false}</td><td>{@code false} skips
- *     the client's and the simulator's warm-up of their code paths before the first step; the test suites set it,
+ *     the client's and the simulator's warm-up of their code paths before the first step (passed on to a simulator
+ *     process); the test suites set it,
  *     as their runs are short and measure behaviour, not latency</td></tr>
  * </table>
  *
@@ -37,6 +38,8 @@ package org.latencylab.engine.tuning;
  * <tr><td>{@value #CONFIG_DIR}, {@value #DATA_DIR}</td><td>the operating system's per-user directories</td>
  *     <td>directory path</td><td>where the window keeps its settings and its runs, for a portable install or a
  *     test</td></tr>
+ * <tr><td>{@value #LOG_FILE}</td><td>{@code latencylab.log} in the data directory</td><td>file path</td><td>where
+ *     the libraries' log records go (never the console)</td></tr>
  * <tr><td>{@value #STARTUP_TIMING}</td><td>{@code false}</td><td>{@code true}/{@code false}</td><td>prints how long
  *     the window took to show, for checking start-up time</td></tr>
  * </table>
@@ -62,6 +65,8 @@ public final class TuningProperties {
     public static final String CONFIG_DIR = "latencylab.config.dir";
     /** The window's data directory (app). */
     public static final String DATA_DIR = "latencylab.data.dir";
+    /** The libraries' log file (app). */
+    public static final String LOG_FILE = "latencylab.log.file";
     /** {@code true}: the window prints its start-up time (app). */
     public static final String STARTUP_TIMING = "latencylab.startup.timing";
 
