@@ -12,27 +12,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MeasuringJvmTest {
     @Test
     void jdk21GetsGenerationalZgcExplicitlyAndNoJdk24OrAotFlags() {
-        assertThat(MeasuringJvm.options(21, Path.of("x.aot")))
-                .contains("-XX:+UseZGC", "-XX:+ZGenerational", MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP,
-                        MeasuringJvm.GC_THREADS)
+        assertThat(JvmOptions.options(21, Path.of("x.aot")))
+                .contains("-XX:+UseZGC", "-XX:+ZGenerational", JvmOptions.MAX_HEAP, JvmOptions.SOFT_MAX_HEAP,
+                        JvmOptions.GC_THREADS)
                 .noneMatch(o -> o.startsWith("--sun-misc") || o.startsWith("-XX:AOTCache"));
     }
 
     @Test
     void jdk25UsesTheAotCacheWhenThereIsOneAndSilencesUnsafeWarnings() {
-        assertThat(MeasuringJvm.options(25, Path.of("c.aot")))
+        assertThat(JvmOptions.options(25, Path.of("c.aot")))
                 .contains("-XX:+UseZGC", "-XX:AOTCache=c.aot", "--sun-misc-unsafe-memory-access=allow")
                 .doesNotContain("-XX:+ZGenerational");
-        assertThat(MeasuringJvm.options(25, null)).noneMatch(o -> o.startsWith("-XX:AOTCache"));
+        assertThat(JvmOptions.options(25, null)).noneMatch(o -> o.startsWith("-XX:AOTCache"));
     }
 
     @Test
     void threadPrioritiesReachTheSystemOnlyWhereTheJvmAcceptsThemWithoutAWarningAndNotForASimulator() {
-        assertThat(MeasuringJvm.options(25, null, 64, false, true)).containsSubsequence(MeasuringJvm.PRIORITIES);
-        assertThat(MeasuringJvm.options(25, null, 64, false, false))
-                .doesNotContainAnyElementsOf(MeasuringJvm.PRIORITIES);
-        assertThat(MeasuringJvm.options(25, null, 1024, true, true))
-                .doesNotContainAnyElementsOf(MeasuringJvm.PRIORITIES);
+        assertThat(JvmOptions.options(25, null, 64, false, true)).containsSubsequence(JvmOptions.PRIORITIES);
+        assertThat(JvmOptions.options(25, null, 64, false, false))
+                .doesNotContainAnyElementsOf(JvmOptions.PRIORITIES);
+        assertThat(JvmOptions.options(25, null, 1024, true, true))
+                .doesNotContainAnyElementsOf(JvmOptions.PRIORITIES);
     }
 
     @Test
@@ -46,14 +46,14 @@ class MeasuringJvmTest {
 
     @Test
     void carriersAreFourPerCoreAndAtLeastEight() {
-        assertThat(MeasuringJvm.carriers(1)).isEqualTo(8);
-        assertThat(MeasuringJvm.carriers(2)).isEqualTo(8);
-        assertThat(MeasuringJvm.carriers(16)).isEqualTo(64);
+        assertThat(JvmOptions.carriers(1)).isEqualTo(8);
+        assertThat(JvmOptions.carriers(2)).isEqualTo(8);
+        assertThat(JvmOptions.carriers(16)).isEqualTo(64);
     }
 
     @Test
     void theUsersOwnSettingOfAnOptionWinsOverOursWhateverItsValue() {
-        List<String> ours = MeasuringJvm.options(25, null);
+        List<String> ours = JvmOptions.options(25, null);
         List<String> added = MeasuringJvm.missing(List.of("-Xmx1g", "-XX:SoftMaxHeapSize=900m",
                 "-Djdk.virtualThreadScheduler.parallelism=2", "-Xlog:gc*:file=gc.log"), ours);
         assertThat(added).noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:SoftMaxHeapSize")
@@ -62,7 +62,7 @@ class MeasuringJvmTest {
         assertThat(MeasuringJvm.missing(List.of("-XX:-UseZGC"), List.of("-XX:+UseZGC"))).isEmpty();
         // a heap limit given alone (either spelling) also drops our soft limit, which could exceed it
         for (String heap : List.of("-Xmx200m", "-XX:MaxHeapSize=200m")) {
-            assertThat(MeasuringJvm.missing(List.of(heap), MeasuringJvm.options(25, null, 300)))
+            assertThat(MeasuringJvm.missing(List.of(heap), JvmOptions.options(25, null, 300)))
                     .noneMatch(o -> o.startsWith("-Xmx") || o.startsWith("-XX:SoftMaxHeapSize"))
                     .contains("-XX:+UseZGC");
         }
@@ -73,8 +73,8 @@ class MeasuringJvmTest {
     void theLauncherScriptAndTheInstalledAppSetTheSameHeapAsARelaunch() throws Exception {
         String script = Files.readString(Path.of("src/main/dist/latencylab"));
         String jpackage = Files.readString(Path.of("../installers/jpackage/common.txt"));
-        for (String o : List.of(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP, MeasuringJvm.GC_THREADS,
-                MeasuringJvm.JIT)) {
+        for (String o : List.of(JvmOptions.MAX_HEAP, JvmOptions.SOFT_MAX_HEAP, JvmOptions.GC_THREADS,
+                JvmOptions.JIT)) {
             assertThat(script).contains("set -- " + o + " ");
             assertThat(jpackage).contains("--java-options " + o + "\n");
         }
@@ -82,33 +82,33 @@ class MeasuringJvmTest {
 
     @Test
     void aStandaloneSimulatorCompilesWithC2WhileMeasuringCommandsUseC1Only() throws Exception {
-        assertThat(MeasuringJvm.options(25, null, 1024, true)).doesNotContain(MeasuringJvm.JIT)
-                .contains("-XX:+UseZGC", MeasuringJvm.GC_THREADS);
-        assertThat(MeasuringJvm.options(25, null, 1024, false)).contains(MeasuringJvm.JIT);
-        assertThat(MeasuringJvm.options(25, null, 64)).contains(MeasuringJvm.JIT);
+        assertThat(JvmOptions.options(25, null, 1024, true)).doesNotContain(JvmOptions.JIT)
+                .contains("-XX:+UseZGC", JvmOptions.GC_THREADS);
+        assertThat(JvmOptions.options(25, null, 1024, false)).contains(JvmOptions.JIT);
+        assertThat(JvmOptions.options(25, null, 64)).contains(JvmOptions.JIT);
         // the launcher script leaves C1-only out for `sim` too
         String script = Files.readString(Path.of("src/main/dist/latencylab"));
-        assertThat(script).contains("[ \"$command\" = sim ] || set -- " + MeasuringJvm.JIT + " ");
+        assertThat(script).contains("[ \"$command\" = sim ] || set -- " + JvmOptions.JIT + " ");
     }
 
     @Test
     void onlyClosedLoopsAboveTheBaseConcurrencyGetFixedAllocationBuffers() {
-        assertThat(MeasuringJvm.options(25, null, 1024)).containsSubsequence(MeasuringJvm.TLAB);
-        assertThat(MeasuringJvm.options(25, null, MeasuringJvm.HEAP_BASE_CONCURRENCY))
-                .doesNotContainAnyElementsOf(MeasuringJvm.TLAB);
-        assertThat(MeasuringJvm.options(25, null)).doesNotContainAnyElementsOf(MeasuringJvm.TLAB);
+        assertThat(JvmOptions.options(25, null, 1024)).containsSubsequence(JvmOptions.TLAB);
+        assertThat(JvmOptions.options(25, null, JvmOptions.HEAP_BASE_CONCURRENCY))
+                .doesNotContainAnyElementsOf(JvmOptions.TLAB);
+        assertThat(JvmOptions.options(25, null)).doesNotContainAnyElementsOf(JvmOptions.TLAB);
     }
 
     @Test
     void theInstalledAppsHeapIsMarkedAsItsDefaultAndMayGrowLikeTheScripts() throws Exception {
         List<String> installed = jpackageJavaOptions();
-        assertThat(installed).contains(MeasuringJvm.MAX_HEAP, "-D" + MeasuringJvm.DEFAULT_HEAP_MARK + "=true");
+        assertThat(installed).contains(JvmOptions.MAX_HEAP, "-D" + MeasuringJvm.DEFAULT_HEAP_MARK + "=true");
         assertThat(MeasuringJvm.defaultHeap(installed)).isTrue();
         assertThat(MeasuringJvm.defaultHeap(List.of("-XX:+UseZGC"))).as("no heap given").isTrue();
         List<String> unmarked = installed.stream().filter(o -> !o.contains(MeasuringJvm.DEFAULT_HEAP_MARK)).toList();
         assertThat(MeasuringJvm.defaultHeap(unmarked)).as("288 MB given by a user").isFalse();
         // a heap written into the launcher's configuration next to the mark, or given after it, is the user's
-        List<String> edited = installed.stream().map(o -> o.equals(MeasuringJvm.MAX_HEAP) ? "-Xmx1g" : o).toList();
+        List<String> edited = installed.stream().map(o -> o.equals(JvmOptions.MAX_HEAP) ? "-Xmx1g" : o).toList();
         assertThat(MeasuringJvm.defaultHeap(edited)).isFalse();
         List<String> later = new java.util.ArrayList<>(installed);
         later.add("-XX:MaxHeapSize=400m");
@@ -148,15 +148,15 @@ class MeasuringJvmTest {
     @Test
     void aHeapTheUserChoseBelowWhatTheConcurrencyNeedsGetsOneNotice() {
         long mb = 1024 * 1024;
-        assertThat(MeasuringJvm.heapNotice(1024, 400 * mb)).hasValue("latencylab: note: heap 400 MB given; a"
+        assertThat(JvmOptions.heapNotice(1024, 400 * mb)).hasValue("latencylab: note: heap 400 MB given; a"
                 + " 1,024-stream run needs about 1,056 MB: garbage collection may show in the latencies (give"
                 + " -Xmx1056m, or leave -Xmx out and LatencyLab sizes the heap itself)");
-        assertThat(MeasuringJvm.heapNotice(1024, 1056 * mb)).isEmpty();
-        assertThat(MeasuringJvm.heapNotice(1024, 1045 * mb)).as("within the JVM's rounding").isEmpty();
-        assertThat(MeasuringJvm.heapNotice(1024, 2048 * mb)).isEmpty();
+        assertThat(JvmOptions.heapNotice(1024, 1056 * mb)).isEmpty();
+        assertThat(JvmOptions.heapNotice(1024, 1045 * mb)).as("within the JVM's rounding").isEmpty();
+        assertThat(JvmOptions.heapNotice(1024, 2048 * mb)).isEmpty();
         // up to 256 streams the heap does not depend on the concurrency: a small heap there is the user's business
-        assertThat(MeasuringJvm.heapNotice(256, 100 * mb)).isEmpty();
-        assertThat(MeasuringJvm.heapNotice(300, 100 * mb)).hasValueSatisfying(n -> assertThat(n)
+        assertThat(JvmOptions.heapNotice(256, 100 * mb)).isEmpty();
+        assertThat(JvmOptions.heapNotice(300, 100 * mb)).hasValueSatisfying(n -> assertThat(n)
                 .contains("heap 100 MB given; a 300-stream run needs about 332 MB"));
     }
 
@@ -234,11 +234,11 @@ class MeasuringJvmTest {
 
     @Test
     void theHeapGrowsWithClosedLoopConcurrencyAboveTheBaseAndIsCapped() {
-        assertThat(MeasuringJvm.heapOptions(1)).containsExactly(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP);
-        assertThat(MeasuringJvm.heapOptions(256)).containsExactly(MeasuringJvm.MAX_HEAP, MeasuringJvm.SOFT_MAX_HEAP);
-        assertThat(MeasuringJvm.heapOptions(1024)).containsExactly("-Xmx1056m", "-XX:SoftMaxHeapSize=960m");
-        assertThat(MeasuringJvm.heapOptions(100_000)).containsExactly("-Xmx2048m", "-XX:SoftMaxHeapSize=1952m");
-        assertThat(MeasuringJvm.options(25, null, 1024)).contains("-Xmx1056m").doesNotContain(MeasuringJvm.MAX_HEAP);
+        assertThat(JvmOptions.heapOptions(1)).containsExactly(JvmOptions.MAX_HEAP, JvmOptions.SOFT_MAX_HEAP);
+        assertThat(JvmOptions.heapOptions(256)).containsExactly(JvmOptions.MAX_HEAP, JvmOptions.SOFT_MAX_HEAP);
+        assertThat(JvmOptions.heapOptions(1024)).containsExactly("-Xmx1056m", "-XX:SoftMaxHeapSize=960m");
+        assertThat(JvmOptions.heapOptions(100_000)).containsExactly("-Xmx2048m", "-XX:SoftMaxHeapSize=1952m");
+        assertThat(JvmOptions.options(25, null, 1024)).contains("-Xmx1056m").doesNotContain(JvmOptions.MAX_HEAP);
     }
 
     @Test
@@ -250,7 +250,7 @@ class MeasuringJvmTest {
         assertThat(MeasuringJvm.concurrency(new String[] {"probe", "-c", "many"})).isEqualTo(1);
         // a standalone simulator serves other processes' load: it gets the heap of a 1,024-stream run
         assertThat(MeasuringJvm.concurrency(new String[] {"sim", "--port", "8080"})).isEqualTo(1024);
-        assertThat(MeasuringJvm.heapOptions(MeasuringJvm.concurrency(new String[] {"sim"})))
+        assertThat(JvmOptions.heapOptions(MeasuringJvm.concurrency(new String[] {"sim"})))
                 .containsExactly("-Xmx1056m", "-XX:SoftMaxHeapSize=960m");
         // calibrate without a load climbs its default ladder, up to 1,024 streams; with a rate it is an open loop
         assertThat(MeasuringJvm.concurrency(new String[] {"calibrate"})).isEqualTo(1024);

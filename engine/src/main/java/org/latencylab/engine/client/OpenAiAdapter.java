@@ -164,8 +164,7 @@ final class OpenAiAdapter implements ProtocolAdapter {
      * without building a tree (per event this is several times cheaper than a tree, and events are the client's
      * hottest path), with the stream's one {@link EventParser}. Same rules as {@link #readBody}: a non-null top-level {@code error} is a stream error; data
      * that is not one JSON object is {@code protocol}, or {@code truncated} when the body ended inside it. (Parsing
-     * the data's UTF-8 bytes instead was no faster with C1-compiled code, 1.42 against 1.47 µs per chunk, and
-     * allocated a copy of every event.)
+     * the data's UTF-8 bytes instead is no faster with C1-compiled code and allocates a copy of every event.)
      *
      * @return false after the request was failed (the caller stops reading)
      */

@@ -16,9 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Why: an open loop's dispatcher calls {@code execute} on its schedule. A {@link java.util.concurrent.ThreadPoolExecutor}
  * creates a missing worker on the calling thread, which takes tens of microseconds and far longer while the JVM is at a
  * safepoint or its collector walks thread stacks; when the requests in flight outgrew the idle threads (the first
- * second, a stall of the server), the dispatcher waited and the arrivals behind it were late: dispatch lag P99 up to 15
- * ms in the first second and 92 ms in one second of a 15 s run at 2,000 requests/s against the zero-latency simulator.
- * A virtual thread starts in about a microsecond.
+ * second, a stall of the server), the dispatcher waited and the arrivals behind it were late (dispatch lag in the
+ * first seconds of a fast open loop). A virtual thread starts in about a microsecond.
  *
  * <p>Thread-safe. Pooled threads are daemons and end after {@code keepAliveNanos} without work; no shutdown is needed.
  */

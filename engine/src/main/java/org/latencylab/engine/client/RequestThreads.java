@@ -6,7 +6,7 @@ package org.latencylab.engine.client;
  *
  * <p>Plain-HTTP responses are read and stamped by {@link ReadAhead}'s reader threads, and a request thread is woken only
  * at the response's head and end (fewer wake-ups, see there); the rest of this note is about responses the request
- * thread reads itself (TLS and HTTP/2 through OkHttp, or {@code latencylab.readahead=off}).
+ * thread reads itself (TLS and HTTP/2 through OkHttp).
  *
  * <p>Why: a response's receive time is stamped when the socket read that delivered it returns
  * ({@link StampedBody}). A platform thread blocked in that read is woken by the kernel the moment the bytes arrive, and
@@ -18,16 +18,14 @@ package org.latencylab.engine.client;
  * there uses virtual threads too, but does no parsing, so its carriers are always free.
  *
  * <p>Open loops used a new virtual thread per arrival until the same comparison was made for them: on two cores,
- * against the zero-latency simulator in another process, with other work running on the machine, a pooled platform
- * thread per request gave TTFT P99 2.6 ms instead of 35.7 ms at 1,000 requests/s and 23.8 ms instead of 643 ms at
- * 2,000 requests/s, with 20–30 % less client CPU per request (the carrier pool's parking, unparking and poller
- * hand-offs). The pooled threads are created before the measurement, while its connections are opened (as many as
+ * against a zero-latency simulator in another process, a pooled platform thread per request had a far lower TTFT P99
+ * at high request rates and less client CPU per request (no carrier pool parking, unparking or poller hand-offs). The pooled threads are created before the measurement, while its connections are opened (as many as
  * Little's law expects in flight); during an open loop without caps each of them claims the schedule's next arrival
  * itself when it has ended a request, and the dispatcher hands over only an arrival that nobody claimed in time (to an
  * idle pooled thread, else a virtual thread; {@code LoadRun}); it never creates a platform thread ({@link RequestPool}
  * says why).
  *
- * <p>Costs: one kernel thread per request in flight (a 512 KiB stack reserved, committed only as used: tens of KiB),
+ * <p>Costs: one kernel thread per request in flight (a stack reserved, committed only as used),
  * and an interrupt does not unblock a platform thread's socket read; the client's stall watchdog therefore cancels the
  * HTTP call of an interrupted platform thread within {@link StallWatchdog#TICK_MILLIS} ms, and the request ends as
  * {@code cancelled}. An open loop whose requests in flight outgrow the idle pooled threads runs the rest on virtual
@@ -114,9 +112,8 @@ public final class RequestThreads {
      *
      * <p>Why: when a closed loop's clock opens, all its workers become runnable at once. Each is at nice 10
      * ({@link #PARSING_PRIORITY}), but 256 of them together outweigh the server being measured on Linux's scheduler
-     * (weight 110 each against 1,024 for a nice-0 thread), and it picked the first wave's requests up late: against
-     * {@code shared/bench}'s truth server at C = 256, requests written 10–35 ms into the wave reached its handler up to
-     * 19 ms later (the server's arrival stamps joined with the run's clock origin), which was the TTFT error's P99.
+     * (CFS weights), and it picks the first wave's requests up late, which shows as TTFT error in the first wave (seen
+     * with the server's arrival stamps joined with the run's clock origin).
      * With permits, at most this many workers send at once; the others wait parked. Later waves need none: each
      * worker is woken by its own response, which takes a permit already. A worker's ready time (its turn's intended
      * start) is taken after the permit, so the wait is no dispatch lag: it is the loop's ramp, and no measured time
@@ -168,27 +165,23 @@ public final class RequestThreads {
      *
      * <p>Why: such a thread stamps nothing, so when it runs moves no measured time; it parses whole responses, builds
      * records and sends the next request. The reader threads, which stamp, keep the normal priority, and so does the
-     * server being measured when it runs on the same machine. When 1,024 streams of {@code shared/bench}'s truth
-     * server ended together, parsing at the same priority as that server made it read the next wave's requests late,
-     * which showed as TTFT error; at nice 10 the server reads them first (figures in the README, "How accurate is
-     * LatencyLab"). Linux's scheduler still gives a nice-10 thread about a tenth of a contended core, so it is slowed,
+     * server being measured when it runs on the same machine. When a thousand streams of a server on the same machine
+     * end together, parsing at the same priority as that server makes it read the next wave's requests late, which
+     * shows as TTFT error; at nice 10 the server reads them first. Linux's scheduler still gives a nice-10 thread about a tenth of a contended core, so it is slowed,
      * never starved.
      *
      * <p>Only for workers ({@link #startWorker}: closed loops, {@code compare}, monitors), whose next request waits
      * for their last response, so a slow worker sends less and nothing piles up. Not for an open loop's pooled
      * threads: there the schedule keeps sending whatever the threads manage, and threads at nice 10 behind a busy
-     * server only fall further behind. An open loop of 2,000 requests/s against the zero-latency simulator in another
-     * process, started while that simulator was still compiling its code, fell behind for good with its pooled
-     * threads at nice 10 (9,924 requests in flight after 13.6 s, then out of heap); a later one with them at nice 0
-     * did too (10,547 after 13.4 s), which is why such a loop now stops itself ({@code LoadRun.OVERLOAD_IN_FLIGHT}).
-     * Keeping open loops at nice 0 is a precaution, not a measured gain.
+     * server only fall further behind (an open loop that falls behind for good stops itself,
+     * {@code LoadRun.OVERLOAD_IN_FLIGHT}). Keeping open loops at nice 0 is a precaution.
      */
     public static final int PARSING_PRIORITY = Thread.MIN_PRIORITY;
 
     /**
      * Sets the calling worker's priority for its next request: {@link #PARSING_PRIORITY} when a reader thread reads
      * and stamps the response ({@code stampedByReader}), {@link Thread#NORM_PRIORITY} when the thread reads and stamps
-     * its own socket (TLS and HTTP/2 through OkHttp, or read-ahead off): there its own wake-up is the stamp. Does
+     * its own socket (TLS and HTTP/2 through OkHttp): there its own wake-up is the stamp. Does
      * nothing on threads {@link #startWorker} did not start (an open loop's pooled threads among them) and on virtual
      * threads, and nothing when the priority is already right (no system call). An unprivileged process cannot raise
      * a thread's nice value again, so a thread lowered once stays at nice 10 in the operating system; measuring JVMs
@@ -196,8 +189,7 @@ public final class RequestThreads {
      *
      * <p>A worker's run-queue waits count for the trust check only while its own wake-ups are stamps (the normal
      * priority): at {@link #PARSING_PRIORITY} it waits longer for a CPU by design, stamps nothing, and would have
-     * made every closed loop on a busy machine read as "client saturated" (a new user's probe against the simulator
-     * in another process: 1.12 ms per time slice against the limit of 0.15 ms). The reader threads' waits count.
+     * made every closed loop on a busy machine read as "client saturated". The reader threads' waits count.
      *
      * @param stampedByReader whether the thread's next response is read and stamped by a reader thread
      */

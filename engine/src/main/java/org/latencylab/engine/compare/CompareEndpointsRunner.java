@@ -4,9 +4,9 @@ import org.latencylab.engine.api.MillisText;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.client.LlmClient;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.StepContext;
 import org.latencylab.engine.run.StepResult;
-import org.latencylab.engine.experiment.StepRunner;
+import org.latencylab.engine.step.StepRunner;
 
 import java.util.List;
 import java.util.Map;

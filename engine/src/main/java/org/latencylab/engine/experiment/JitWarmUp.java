@@ -1,5 +1,8 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.tuning.TuningProperties;
+import org.latencylab.engine.step.StepContext;
+import org.latencylab.engine.step.StepRunner;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Protocol;
@@ -43,8 +46,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class JitWarmUp {
     /**
      * Requests sent: enough for C1's compile thresholds (a few hundred calls; the measuring JVM runs C1 only) on the
-     * per-request paths, and many times that on the per-event ones. 3,000, sized for a tiered JVM's optimising
-     * compiler, cost about 1 s more CPU per run (probe of 5 requests: 5.9–6.9 s of process CPU against 4.9–5.4 s).
+     * per-request paths, and many times that on the per-event ones. Sized for C1: a count sized for a tiered JVM's
+     * optimising compiler would cost noticeably more CPU per run.
      */
     static final int REQUESTS = 600;
     /** Wall-clock limit, ms: on a slow or busy machine the warm-up stops here, whatever was reached. */
@@ -62,14 +65,14 @@ final class JitWarmUp {
     static final int RECORDING_PASSES = 4;
 
     /** System property that turns the warm-up off ({@code false}); the test suites do, except the warm-up's own. */
-    static final String PROPERTY = "latencylab.jitWarmUp";
+    static final String PROPERTY = TuningProperties.JIT_WARM_UP;
 
     private JitWarmUp() {
     }
 
     /** @return whether runs warm up (the {@value #PROPERTY} system property is not {@code false}) */
     static boolean enabled() {
-        return !"false".equals(System.getProperty(PROPERTY));
+        return TuningProperties.jitWarmUp();
     }
 
     /**

@@ -1,5 +1,8 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.step.StepContext;
+import org.latencylab.engine.step.StepRunner;
+import org.latencylab.engine.step.ClosedLoop;
 import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.api.GenerationRequest;
 

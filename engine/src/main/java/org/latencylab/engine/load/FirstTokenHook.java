@@ -3,7 +3,7 @@ package org.latencylab.engine.load;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.StepContext;
 
 /**
  * Sends one request through the step context and tells the load step when its first token arrived, so the

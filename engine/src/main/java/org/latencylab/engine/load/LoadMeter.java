@@ -31,8 +31,8 @@ import java.util.TreeMap;
  * metrics of an ended request are recorded under one lock (rather than HdrHistogram's lock-free {@code Recorder}) so
  * that all metrics and counters of one request land in the same interval. That lock is held for the few histogram
  * updates of one request only: closing a second swaps the interval's bucket under it and then summarises and writes
- * the interval log outside it (with the lock held for that, request threads queued behind it for 100–190 ms at
- * 1,000 requests/s on two cores, and the dispatcher with them: JFR {@code jdk.JavaMonitorEnter}).
+ * the interval log outside it (with the lock held for that, request threads and the dispatcher queue behind it at
+ * high request rates: JFR {@code jdk.JavaMonitorEnter} shows it).
  */
 final class LoadMeter implements AutoCloseable {
     private static final int DIGITS = 3;
@@ -123,8 +123,8 @@ final class LoadMeter implements AutoCloseable {
     private final List<String> logFiles = new ArrayList<>();
     /**
      * What a second's bucket keeps histograms of: what its {@link LoadSecond} and the interval logs report, and the
-     * tier metric (auto-stop). A histogram of 3 significant digits holding seconds is about 180 KB; a bucket of every
-     * metric was 1.8 MB, allocated every second and held for the auto-stop windows (about 40 MB in a soak).
+     * tier metric (auto-stop). A histogram of 3 significant digits holding seconds is large, and a bucket of every
+     * metric would be allocated every second and held for the auto-stop windows.
      */
     private final Set<Metric> secondMetrics;
     private Bucket current;

@@ -1,6 +1,6 @@
 package org.latencylab.engine.load;
 
-import org.latencylab.engine.experiment.StepProgress;
+import org.latencylab.engine.step.StepProgress;
 
 import java.util.Objects;
 

@@ -1,5 +1,6 @@
 package org.latencylab.engine.load;
 
+import org.latencylab.engine.tuning.TuningProperties;
 import org.latencylab.engine.api.ErrorKind;
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Outcome;
@@ -7,8 +8,8 @@ import org.latencylab.engine.api.Phase;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.client.RequestThreads;
-import org.latencylab.engine.experiment.ClosedLoop;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.ClosedLoop;
+import org.latencylab.engine.step.StepContext;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,33 +32,33 @@ import java.util.concurrent.locks.LockSupport;
  * with its request threads (see "open loop, shared schedule" below).
  */
 final class LoadRun {
-    private static final long POLL_NANOS = 20_000_000L;
-    private static final long LEAD_NANOS = 20_000_000L;
+    static final long POLL_NANOS = 20_000_000L;
+    static final long LEAD_NANOS = 20_000_000L;
 
-    private final LoadSpec spec;
-    private final String label;
-    private final StepContext ctx;
-    private final Executor launcher;
+    final LoadSpec spec;
+    final String label;
+    final StepContext ctx;
+    final Executor launcher;
     /** What runs an open loop's requests: {@code launcher}, or LatencyLab's request threads when it is null. */
-    private final Executor openLauncher;
-    private final FirstTokenHook hook;
-    private final LoadMeter meter;
-    private final ScheduledThreadPoolExecutor timer;
-    private final long startNanos;
-    private final long endNanos;
-    private final long warmupEndNanos;
-    private final long cooldownStartNanos;
-    private final long maxRequests;
-    private final long rateCapGapNanos;
-    private final Semaphore inFlightCap;
-    private final RateProfile profile;
-    private final GenerationRequest sharedRequest;
-    private final Set<InFlight> running = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger active = new AtomicInteger();
-    private final AtomicLong claimed = new AtomicLong();
-    private final AtomicLong nextSlotNanos = new AtomicLong(Long.MIN_VALUE);
-    private final Object tickLock = new Object();
-    private volatile String stopReason;
+    final Executor openLauncher;
+    final FirstTokenHook hook;
+    final LoadMeter meter;
+    final ScheduledThreadPoolExecutor timer;
+    final long startNanos;
+    final long endNanos;
+    final long warmupEndNanos;
+    final long cooldownStartNanos;
+    final long maxRequests;
+    final long rateCapGapNanos;
+    final Semaphore inFlightCap;
+    final RateProfile profile;
+    final GenerationRequest sharedRequest;
+    final Set<InFlight> running = ConcurrentHashMap.newKeySet();
+    final AtomicInteger active = new AtomicInteger();
+    final AtomicLong claimed = new AtomicLong();
+    final AtomicLong nextSlotNanos = new AtomicLong(Long.MIN_VALUE);
+    final Object tickLock = new Object();
+    volatile String stopReason;
     /**
      * Requests of a step that failed to connect ({@link ErrorKind#CONNECTION}: refused, unreachable) in a row from its
      * start, before any got an answer, after which the step stops: nothing listens at the endpoint, and a 10-minute
@@ -65,63 +66,58 @@ final class LoadRun {
      * answers with errors is not stopped by this.
      */
     static final int NO_SERVER_AFTER = 20;
-    private final AtomicInteger connectFailuresInARow = new AtomicInteger();
+    final AtomicInteger connectFailuresInARow = new AtomicInteger();
     /** Whether any request of the step got an answer (or ended otherwise than failing to connect). */
-    private volatile boolean answered;
+    volatile boolean answered;
     /**
      * An open loop without a {@code maxInFlight} of its own stops when this many of its requests are in flight at
      * once ({@link #OVERLOAD_IN_FLIGHT}, or the system property {@code latencylab.overloadInFlight}).
      */
-    private final int overloadInFlight;
+    final int overloadInFlight;
     /** Set when the drain timeout ran out and the requests still in flight are being cancelled. */
-    private volatile boolean drainCancelling;
-    /**
-     * Arrivals dropped at the {@code maxInFlight} and at the {@code maxRateRps} cap: written by the dispatcher, read
-     * after it ended.
-     */
-    private long droppedAtInFlightCap;
-    private long droppedAtRateCap;
+    volatile boolean drainCancelling;
     /** Measured requests (the ones the step's statistics count) that the drain cancelled. */
-    private final AtomicLong drainCancelledMeasured = new AtomicLong();
+    final AtomicLong drainCancelledMeasured = new AtomicLong();
     /** Warmup and cooldown requests that the drain cancelled. */
-    private final AtomicLong drainCancelledExcluded = new AtomicLong();
-    private volatile long stopNanos = Long.MAX_VALUE;
-    private volatile long lastEndNanos;
+    final AtomicLong drainCancelledExcluded = new AtomicLong();
+    volatile long stopNanos = Long.MAX_VALUE;
+    volatile long lastEndNanos;
     /** When the last measured request ended ({@link System#nanoTime()}), 0 before any did; guarded by this. */
-    private long lastMeasuredEndNanos;
-    private volatile int nextSecond;
+    long lastMeasuredEndNanos;
+    volatile int nextSecond;
+    /** The open loop's dispatcher (and the waits the shared schedule parks in); idle in a closed loop. */
+    final OpenLoopDispatcher open = new OpenLoopDispatcher(this);
+    /** The open loop's schedule shared with its request threads, when {@link SharedSchedule#sharesSchedule}. */
+    final SharedSchedule shared = new SharedSchedule(this);
 
     /**
      * Requests in flight at which an open loop without a {@code maxInFlight} stops (reason {@code overload: …}) rather
      * than keep piling up requests: 4,096, as many as the client keeps pooled request threads and connections for
      * ({@code RequestThreads.MAX_POOLED}). Why: when neither the server nor the client keeps up with the schedule,
-     * every arrival adds a request in flight; in an open loop of 2,000 requests/s against the zero-latency simulator
-     * in another process, started while that simulator was still compiling its code, 10,547 were in flight after
-     * 13.4 s, the client ran out of heap (288 MB) and the run never ended. Fewer with a small heap
+     * every arrival adds a request in flight, until the client runs out of heap and the run never ends. Fewer with a
+     * small heap
      * ({@link #overloadInFlight(long)}). A run that means to hold more in flight sets {@code maxInFlight} (and a larger
      * {@code -Xmx}).
      */
     static final int OVERLOAD_IN_FLIGHT = 4096;
     /**
-     * Heap per request in flight that {@link #overloadInFlight(long)} keeps, bytes: 128 KiB. The client alone used
-     * about 27 KiB per request in flight (10,547 in 288 MB, above); with the built-in simulator in the same JVM,
-     * holding the same requests, an open loop stopped at 4,096 in flight still ran out of 288 MB while it drained.
+     * Heap per request in flight that {@link #overloadInFlight(long)} keeps, bytes: 128 KiB, several times what the
+     * client alone holds per request, because the built-in simulator in the same JVM holds the same requests and an
+     * open loop still has to drain after it stopped.
      */
     static final long HEAP_PER_IN_FLIGHT_BYTES = 128 * 1024;
 
     /**
      * @param maxHeapBytes the JVM's heap limit ({@link Runtime#maxMemory()}), bytes
      * @return the in-flight count at which an open loop without {@code maxInFlight} stops: {@link #OVERLOAD_IN_FLIGHT}
-     *         or {@code maxHeapBytes / }{@link #HEAP_PER_IN_FLIGHT_BYTES}, whichever is smaller (2,304 with the
-     *         default 288 MB heap), at least 64
+     *         or {@code maxHeapBytes / }{@link #HEAP_PER_IN_FLIGHT_BYTES}, whichever is smaller, at least 64
      */
     static int overloadInFlight(long maxHeapBytes) {
         return (int) Math.max(64, Math.min(OVERLOAD_IN_FLIGHT, maxHeapBytes / HEAP_PER_IN_FLIGHT_BYTES));
     }
 
     LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook) {
-        this.overloadInFlight = Math.max(1, Integer.getInteger("latencylab.overloadInFlight",
-                overloadInFlight(Runtime.getRuntime().maxMemory())));
+        this.overloadInFlight = TuningProperties.overloadInFlight(overloadInFlight(Runtime.getRuntime().maxMemory()));
         this.spec = spec;
         this.label = label;
         this.ctx = ctx;
@@ -153,7 +149,7 @@ final class LoadRun {
         timer.setRemoveOnCancelPolicy(true);
     }
 
-    private GenerationRequest request(String prompt) {
+    GenerationRequest request(String prompt) {
         return new GenerationRequest(prompt, spec.contextTokens(), spec.maxOutputTokens(), spec.stream(), Map.of());
     }
 
@@ -165,10 +161,10 @@ final class LoadRun {
         ClosedLoop.Handle workers = null;
         try {
             if (spec.mode() == LoadMode.OPEN) {
-                Runnable dispatch = this::dispatchOpen;
-                if (sharesSchedule()) {
-                    openSharedSchedule();
-                    dispatch = this::dispatchShared;
+                Runnable dispatch = open::dispatchOpen;
+                if (shared.sharesSchedule()) {
+                    shared.openSharedSchedule();
+                    dispatch = shared::dispatchShared;
                 }
                 dispatcher = Thread.ofPlatform().daemon().priority(Thread.NORM_PRIORITY).name("load-dispatch-" + label)
                         .start(dispatch);
@@ -189,7 +185,7 @@ final class LoadRun {
             if (dispatcher != null) {
                 dispatcher.join();
             }
-            awaitHolders();
+            shared.awaitHolders();
             drain();
             if (workers != null && !workers.awaitEnd(java.time.Duration.ofSeconds(1))) {
                 // a worker that claimed a request as scheduling stopped: cancel it, it still ends as a record
@@ -198,8 +194,8 @@ final class LoadRun {
                     ctx.notice("load step '" + label + "': closed-loop workers did not end after being stopped");
                 }
             }
-            if (droppedAtInFlightCap + droppedAtRateCap > 0) {
-                ctx.notice("load step '" + label + "': " + capDropNotice());
+            if (open.droppedAtInFlightCap + open.droppedAtRateCap > 0) {
+                ctx.notice("load step '" + label + "': " + open.capDropNotice());
             }
             if (drainCancelling) {
                 // said once every request it cancelled has ended, so that it counts what the step's line counts
@@ -210,7 +206,7 @@ final class LoadRun {
             if (workers != null) {
                 workers.halt();
             }
-            awaitHolders();
+            shared.awaitHolders();
             interruptAll();
             awaitIdle(5_000_000_000L);
             throw e;
@@ -229,7 +225,7 @@ final class LoadRun {
         }
         meter.close();
         // a step that ran its whole duration measured until its end, not until the moment the schedule found no
-        // arrival left before the end (at 100 req/s constant, 10 ms early: 500 sends over 4.99 s read as 100.2 req/s)
+        // arrival left before the end (a window cut short by the gap to the next arrival overstates the rate)
         long schedEnd = "duration".equals(stopReason) ? endNanos : Math.min(endNanos, stopNanos);
         long measuredFrom = warmupEndNanos;
         long measuredTo = Math.min(cooldownStartNanos, schedEnd);
@@ -251,16 +247,14 @@ final class LoadRun {
      * the requests sent at its end finish after it, as those sent before its start finished in it). A step whose
      * schedule stopped early (a request count, an overload or error stop, a cancel): from the window's start until
      * its last measured request ended, if that is later than the stop. Its requests were still being served after
-     * the stop, and their number over the window alone would claim a rate the server never reached: an open loop
-     * that stopped for overload after 1.2 s of sending read "goodput 1,796 req/s" from a server that finished 213
-     * requests/s.
+     * the stop, and their number over the window alone would claim a rate the server never reached.
      *
      * @param measuredFrom    start of the measured window, {@link System#nanoTime()}
      * @param measuredTo      end of the measured window, {@link System#nanoTime()}
      * @param measuredSeconds the measured window's length, s
      * @return seconds, >= 0
      */
-    private double goodputSeconds(long measuredFrom, long measuredTo, double measuredSeconds) {
+    double goodputSeconds(long measuredFrom, long measuredTo, double measuredSeconds) {
         long lastEnd;
         synchronized (this) {
             lastEnd = lastMeasuredEndNanos;
@@ -274,11 +268,11 @@ final class LoadRun {
     // ---- stopping -------------------------------------------------------------------------------------------
 
     /** @return true when this call stopped the step, false when it had stopped already */
-    private synchronized boolean stop(String reason) {
+    synchronized boolean stop(String reason) {
         if (stopReason == null) {
             stopNanos = System.nanoTime();
             stopReason = reason;
-            for (Thread t : waiting) {
+            for (Thread t : open.waiting) {
                 LockSupport.unpark(t); // parked for an arrival without a poll (shared schedule)
             }
             return true;
@@ -286,7 +280,7 @@ final class LoadRun {
         return false;
     }
 
-    private void drain() throws InterruptedException {
+    void drain() throws InterruptedException {
         long drainEnd = System.nanoTime() + spec.drainTimeout().toNanos();
         boolean cancelled = "cancelled".equals(stopReason);
         while (active.get() > 0 && !cancelled && System.nanoTime() < drainEnd) {
@@ -304,28 +298,11 @@ final class LoadRun {
     }
 
     /**
-     * @return the notice of the arrivals dropped at the step's caps ({@code atCap: drop}), with the share of the
-     *         schedule they were: {@code 6,048 of 20,150 arrivals (30.0 %) were dropped at the maxInFlight cap (atCap:
-     *         drop)}
-     */
-    private String capDropNotice() {
-        long dropped = droppedAtInFlightCap + droppedAtRateCap;
-        long arrivals = claimed.get() + dropped;
-        String where = droppedAtInFlightCap > 0 && droppedAtRateCap > 0
-                ? String.format(java.util.Locale.ROOT, "the maxInFlight cap (%,d) and the maxRateRps cap (%,d)",
-                        droppedAtInFlightCap, droppedAtRateCap)
-                : droppedAtInFlightCap > 0 ? "the maxInFlight cap" : "the maxRateRps cap";
-        return String.format(java.util.Locale.ROOT, "%,d of %,d arrivals (%.1f %%) were dropped at %s (atCap: drop);"
-                + " the step's statistics count only the requests sent", dropped, arrivals, 100.0 * dropped / arrivals,
-                where);
-    }
-
-    /**
      * @return the notice of the requests the drain timeout cancelled, with the count the step's statistics show
      *         ({@code 12 requests were cancelled: still in flight 300 ms (drainTimeout) after scheduling stopped})
      *         and, apart, the warmup and cooldown requests it cancelled
      */
-    private String drainNotice() {
+    String drainNotice() {
         long measured = drainCancelledMeasured.get();
         long excluded = drainCancelledExcluded.get();
         return "load step '" + label + "': " + measured + (measured == 1 ? " request was" : " requests were")
@@ -334,13 +311,13 @@ final class LoadRun {
                 + (excluded == 1 ? " request" : " requests") + ", which the step's statistics leave out");
     }
 
-    private void interruptAll() {
+    void interruptAll() {
         for (InFlight f : running) {
             f.interrupt(false);
         }
     }
 
-    private void awaitIdle(long maxNanos) throws InterruptedException {
+    void awaitIdle(long maxNanos) throws InterruptedException {
         long until = System.nanoTime() + maxNanos;
         while (active.get() > 0 && System.nanoTime() < until) {
             interruptAll();
@@ -353,7 +330,7 @@ final class LoadRun {
 
     // ---- per-second ticks -----------------------------------------------------------------------------------
 
-    private void tick() {
+    void tick() {
         try {
             synchronized (tickLock) {
                 long now = System.nanoTime();
@@ -378,7 +355,7 @@ final class LoadRun {
      * Closes every second that has fully passed, so that an event is counted in the second it happened in even when
      * the ticker thread runs late (the ticker is scheduled, not exact). Cheap when nothing is due: one volatile read.
      */
-    private void rollDue() {
+    void rollDue() {
         long elapsed = System.nanoTime() - startNanos;
         if ((long) (nextSecond + 1) * 1_000_000_000L <= elapsed) {
             synchronized (tickLock) {
@@ -389,7 +366,7 @@ final class LoadRun {
         }
     }
 
-    private void rollNext() {
+    void rollNext() {
         // nextSecond moves on only once the second is closed: rollDue's unlocked check must not see a second as
         // closed while its counters are still being read, or a request sent just after the boundary (by a thread
         // that saw the new value and skipped the lock) is counted in the second before
@@ -416,404 +393,6 @@ final class LoadRun {
         ctx.progress(new LoadProgress(label, closed));
     }
 
-    // ---- open loop ------------------------------------------------------------------------------------------
-
-    /**
-     * @param backlog arrivals due before the end of the duration that were never sent, >= 1
-     * @return why they were not: waiting at the step's own caps, or, without caps, a dispatcher behind its schedule
-     */
-    private String backlogNotice(long backlog) {
-        String caps = inFlightCap != null && rateCapGapNanos > 0 ? "the maxInFlight and maxRateRps caps"
-                : inFlightCap != null ? "the maxInFlight cap" : rateCapGapNanos > 0 ? "the maxRateRps cap" : null;
-        String arrivals = backlog == 1 ? "1 arrival was" : backlog + " arrivals were";
-        return caps != null
-                ? arrivals + " still waiting at " + caps + " when the duration ended; counted as dropped"
-                : arrivals + " not sent yet when the duration ended (the client fell behind its schedule);"
-                + " counted as dropped";
-    }
-
-    private void dispatchOpen() {
-        ArrivalSchedule schedule = new ArrivalSchedule(profile, spec.arrival(),
-                spec.shape() == null ? 1 : spec.shape(), spec.seed());
-        long waitedOut = 0; // arrivals dropped because the duration ended while they waited at the in-flight cap
-        // true from an arrival that had to wait at a cap until the dispatcher is early for one again: the arrivals
-        // between were reached late because of the caps' queue, and their whole delay to the cap is the cap's
-        boolean capBacklog = false;
-        while (stopReason == null) {
-            long offset = schedule.next();
-            if (offset == Long.MAX_VALUE || offset >= endNanos - startNanos) {
-                if (waitedOut > 0) {
-                    ctx.notice("load step '" + label + "': " + backlogNotice(waitedOut));
-                }
-                stop("duration");
-                return;
-            }
-            long intended = startNanos + offset;
-            if (System.nanoTime() >= endNanos) {
-                // the duration ended while this arrival (and maybe more) waited at a cap: they were never sent
-                long backlog = 1;
-                while (schedule.next() < endNanos - startNanos) {
-                    backlog++;
-                }
-                for (long i = 0; i < backlog; i++) {
-                    rollDue();
-                    meter.dropped();
-                }
-                ctx.notice("load step '" + label + "': " + backlogNotice(backlog + waitedOut)); // as dropped counts
-                stop("duration");
-                return;
-            }
-            if (System.nanoTime() < intended) {
-                capBacklog = false; // early for this one: no queue at the caps holds the schedule back
-            }
-            if (!sleepUntil(intended)) {
-                return;
-            }
-            rateCapWaited = false;
-            boolean capWaited = false;
-            if (inFlightCap != null) {
-                if (spec.atCap() == CapPolicy.DROP) {
-                    if (!inFlightCap.tryAcquire()) {
-                        rollDue();
-                        meter.dropped();
-                        droppedAtInFlightCap++;
-                        continue;
-                    }
-                } else if (!inFlightCap.tryAcquire()) {
-                    capWaited = true;
-                    if (!acquireQueued()) {
-                        if (stopReason != null) {
-                            return;
-                        }
-                        rollDue();
-                        meter.dropped(); // still waiting at the cap when the duration ended
-                        waitedOut++;
-                        continue;
-                    }
-                }
-            }
-            if (rateCapGapNanos > 0 && !passRateCap(spec.atCap() == CapPolicy.DROP)) {
-                if (inFlightCap != null) {
-                    inFlightCap.release();
-                }
-                if (stopReason != null) {
-                    return;
-                }
-                rollDue();
-                meter.dropped();
-                droppedAtRateCap++;
-                continue;
-            }
-            if (inFlightCap == null && overloaded()) {
-                return;
-            }
-            long n = claimed.incrementAndGet();
-            capBacklog |= capWaited || rateCapWaited;
-            launch(newRequest(intended, capBacklog ? System.nanoTime() - intended : 0));
-            if (n >= maxRequests) {
-                stop("requests");
-                return;
-            }
-        }
-    }
-
-    /**
-     * Stops the step when {@link #overloadInFlight} of its requests are in flight (said once, as a notice).
-     *
-     * @return true when the step is overloaded: the caller sends nothing more
-     */
-    private boolean overloaded() {
-        int inFlight = active.get();
-        if (inFlight < overloadInFlight) {
-            return false;
-        }
-        String reason = String.format(java.util.Locale.ROOT, "overload: %,d requests in flight at %.1f s (the"
-                + " server or this client did not keep up with the schedule; set maxInFlight to hold more)",
-                inFlight, (System.nanoTime() - startNanos) / 1e9);
-        if (stop(reason)) {
-            ctx.notice("load step '" + label + "': " + reason);
-        }
-        return true;
-    }
-
-    /** Runs a dispatched request on {@link #openLauncher}; a refusal still ends it, as a failure, exactly once. */
-    private void launch(InFlight f) {
-        try {
-            openLauncher.execute(() -> runRequest(f));
-        } catch (RuntimeException e) {
-            f.start();
-            finish(f, failure(f.ticket, "request could not be started: " + e));
-        }
-    }
-
-    private boolean acquireQueued() {
-        try {
-            while (stopReason == null && System.nanoTime() < endNanos) {
-                if (inFlightCap.tryAcquire(POLL_NANOS, TimeUnit.NANOSECONDS)) {
-                    return true;
-                }
-            }
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            stop("cancelled");
-            return false;
-        }
-    }
-
-    /** Whether the latest {@link #passRateCap} had to wait for its slot; the dispatcher thread's only. */
-    private boolean rateCapWaited;
-
-    /** @return true when the request may go now (after waiting, for QUEUE); false when dropped or stopped */
-    private boolean passRateCap(boolean drop) {
-        long now = System.nanoTime();
-        if (drop) {
-            long prev = nextSlotNanos.get();
-            if (prev > now || !nextSlotNanos.compareAndSet(prev, now + rateCapGapNanos)) {
-                return false;
-            }
-            return true;
-        }
-        long prev = nextSlotNanos.getAndUpdate(x -> Math.max(x, now) + rateCapGapNanos);
-        rateCapWaited = prev > now;
-        return sleepUntil(Math.max(prev, now));
-    }
-
-    private boolean sleepUntil(long deadlineNanos) {
-        return sleepUntil(deadlineNanos, POLL_NANOS);
-    }
-
-    /**
-     * Like {@link #sleepUntil(long)}, but parks for the whole wait: {@link #stop} unparks the thread. For the shared
-     * schedule's threads, which park for tens of milliseconds per arrival; a poll would add wake-ups.
-     */
-    private boolean sleepUntilDueOrStop(long deadlineNanos) {
-        Thread me = Thread.currentThread();
-        waiting.add(me);
-        try {
-            return sleepUntil(deadlineNanos, Long.MAX_VALUE);
-        } finally {
-            waiting.remove(me);
-        }
-    }
-
-    private boolean sleepUntil(long deadlineNanos, long pollNanos) {
-        while (true) {
-            if (stopReason != null) {
-                return false;
-            }
-            long wait = deadlineNanos - System.nanoTime();
-            if (wait <= 0) {
-                return true;
-            }
-            LockSupport.parkNanos(Math.min(wait, pollNanos));
-            if (Thread.interrupted()) {
-                stop("cancelled");
-                return false;
-            }
-        }
-    }
-
-    // ---- open loop, shared schedule ----------------------------------------------------------------------------
-
-    /*
-     * An open loop without caps (no maxInFlight, no maxRateRps) on LatencyLab's own request threads shares its
-     * schedule: a pooled request thread that has ended a request claims the earliest arrival nobody has claimed yet,
-     * parks until its intended start and sends it itself. The dispatcher only sends an arrival that is due while still
-     * unclaimed (every request thread busy), handing it to a new thread as before. Why: a hand-off from the dispatcher
-     * costs two thread wake-ups per request (the dispatcher's at the arrival, then the request thread's), a claim by a
-     * thread that is awake anyway costs one (its own at the arrival); on this project's 2-core virtual machine a
-     * wake-up costs about 25 µs of CPU. The intended starts, and so every time measured from them, are the same
-     * schedule's; a claimed arrival is sent at its time by a thread parked for it, as the dispatcher's would be.
-     */
-
-    /** Threads parked until an arrival's intended start without a poll ({@link #sleepUntilDueOrStop}). */
-    private final Set<Thread> waiting = ConcurrentHashMap.newKeySet();
-    /** What {@link #claimArrival} returns when it claimed nothing. */
-    private static final long NO_ARRIVAL = Long.MIN_VALUE;
-    /** Guards the shared schedule's fields below. */
-    private final Object scheduleLock = new Object();
-    /** The shared schedule; guarded by scheduleLock. */
-    private ArrivalSchedule sharedSchedule;
-    /** The earliest arrival nobody has claimed, ns from startNanos; guarded by scheduleLock. */
-    private long nextOffset;
-    /** Why no arrival is left to claim ({@code duration} or {@code requests}), else null; guarded by scheduleLock. */
-    private String scheduleEnd;
-    /** Arrivals claimed, arrivals sent or dropped of those, dropped as late; guarded by scheduleLock. */
-    private long claimedArrivals;
-    private long settledArrivals;
-    private long lateArrivals;
-    /** Threads holding a claimed arrival they have neither sent nor given up; guarded by scheduleLock. */
-    private int holders;
-
-    /** @return whether this step shares its schedule with its request threads (see above) */
-    private boolean sharesSchedule() {
-        return launcher == null && inFlightCap == null && rateCapGapNanos == 0
-                && !Boolean.getBoolean("latencylab.dispatcherOnly");
-    }
-
-    /**
-     * Draws the first arrival, then puts as many pooled request threads to claiming arrivals as the step expects
-     * requests in flight ({@link LoadStepRunner#expectedInFlight}); they are idle after the step's connections were
-     * opened, so none is created here in the usual case. Runs on the step thread before the clock starts.
-     */
-    private void openSharedSchedule() {
-        synchronized (scheduleLock) {
-            sharedSchedule = new ArrivalSchedule(profile, spec.arrival(), spec.shape() == null ? 1 : spec.shape(),
-                    spec.seed());
-            advanceLocked();
-            endIfSettledLocked();
-        }
-        int senders = LoadStepRunner.expectedInFlight(spec);
-        for (int i = 0; i < senders; i++) {
-            RequestThreads.startPooled(this::claimAndSend);
-        }
-    }
-
-    /** Draws the next arrival into {@link #nextOffset}, or ends the schedule; scheduleLock held. */
-    private void advanceLocked() {
-        if (claimedArrivals >= maxRequests) {
-            scheduleEnd = "requests";
-            return;
-        }
-        long offset = sharedSchedule.next();
-        if (offset == Long.MAX_VALUE || offset >= endNanos - startNanos) {
-            scheduleEnd = "duration";
-            return;
-        }
-        nextOffset = offset;
-    }
-
-    /**
-     * Claims the earliest unclaimed arrival. When the duration has ended with arrivals never sent (the client fell
-     * behind its schedule), those are counted as dropped, and the schedule ends.
-     *
-     * @param onlyIf the intended start the dispatcher parked for: claim only if that arrival is still the earliest
-     *               unclaimed one, and send it even if the duration ended while the dispatcher was being woken (it
-     *               reached the arrival before, as the dispatcher-only loop does when it starts to wait for one);
-     *               {@link #NO_ARRIVAL} to claim whichever it is
-     * @return the claimed arrival's intended start ({@link System#nanoTime()}), or {@link #NO_ARRIVAL}
-     */
-    private long claimArrival(long onlyIf) {
-        synchronized (scheduleLock) {
-            if (scheduleEnd != null || stopReason != null
-                    || onlyIf != NO_ARRIVAL && startNanos + nextOffset != onlyIf) {
-                return NO_ARRIVAL;
-            }
-            if (onlyIf == NO_ARRIVAL && System.nanoTime() >= endNanos) {
-                long late = 0;
-                do {
-                    late++;
-                    rollDue();
-                    meter.dropped();
-                    claimedArrivals++;
-                    settledArrivals++;
-                    advanceLocked();
-                } while (scheduleEnd == null);
-                scheduleEnd = "duration";
-                lateArrivals += late;
-                endIfSettledLocked();
-                return NO_ARRIVAL;
-            }
-            claimedArrivals++;
-            holders++;
-            long intended = startNanos + nextOffset;
-            advanceLocked();
-            return intended;
-        }
-    }
-
-    /** A holder has sent its arrival (or dropped it): the last one ends the step when the schedule has ended. */
-    private void settle() {
-        synchronized (scheduleLock) {
-            holders--;
-            settledArrivals++;
-            endIfSettledLocked();
-        }
-    }
-
-    /** A holder gives its arrival up: the step stopped while it waited. */
-    private void giveUp() {
-        synchronized (scheduleLock) {
-            holders--;
-        }
-    }
-
-    /** Stops the step when the schedule has ended and every claimed arrival was sent or dropped; lock held. */
-    private void endIfSettledLocked() {
-        if (scheduleEnd != null && settledArrivals == claimedArrivals && stop(scheduleEnd) && lateArrivals > 0) {
-            ctx.notice("load step '" + label + "': " + backlogNotice(lateArrivals));
-        }
-    }
-
-    /**
-     * Parks until a claimed arrival's intended start, then sends it: on this thread, or, for the dispatcher, on a
-     * request thread of {@link #openLauncher}.
-     *
-     * @param intended the arrival's intended start, {@link System#nanoTime()}
-     * @param handOff  true on the dispatcher thread
-     */
-    private void sendClaimed(long intended, boolean handOff) {
-        if (!sleepUntilDueOrStop(intended) || overloaded()) {
-            giveUp();
-            return;
-        }
-        InFlight f = newRequest(intended, 0);
-        settle();
-        if (!handOff) {
-            runRequest(f);
-            return;
-        }
-        launch(f);
-    }
-
-    /** A pooled request thread's task for the step: claims arrivals and sends them until none is left. */
-    private void claimAndSend() {
-        for (long intended; (intended = claimArrival(NO_ARRIVAL)) != NO_ARRIVAL; ) {
-            sendClaimed(intended, false);
-        }
-    }
-
-    /**
-     * The dispatcher of a shared schedule: parks until the earliest unclaimed arrival is due and sends it if still
-     * nobody has claimed it (every request thread busy). It wakes about once per claimed round of the request threads.
-     */
-    private void dispatchShared() {
-        while (true) {
-            long due;
-            synchronized (scheduleLock) {
-                if (scheduleEnd != null || stopReason != null) {
-                    return;
-                }
-                due = startNanos + nextOffset;
-            }
-            if (System.nanoTime() >= endNanos) {
-                claimArrival(NO_ARRIVAL); // reached after the duration's end: counted as dropped, the step ends
-                return;
-            }
-            if (!sleepUntilDueOrStop(due)) {
-                return;
-            }
-            long intended = claimArrival(due);
-            if (intended != NO_ARRIVAL) {
-                sendClaimed(intended, true);
-            }
-        }
-    }
-
-    /** Waits (at most 1 s) until no thread holds a claimed arrival: {@link #stop} unparks them. */
-    private void awaitHolders() throws InterruptedException {
-        long until = System.nanoTime() + 1_000_000_000L;
-        while (System.nanoTime() < until) {
-            synchronized (scheduleLock) {
-                if (holders == 0) {
-                    return;
-                }
-            }
-            Thread.sleep(1);
-        }
-    }
-
     // ---- closed loop ----------------------------------------------------------------------------------------
 
     /**
@@ -822,7 +401,7 @@ final class LoadRun {
      *
      * @return false when this worker is done
      */
-    private boolean closedTurn(int worker, long ready) {
+    boolean closedTurn(int worker, long ready) {
         if (stopReason != null) {
             return false;
         }
@@ -863,7 +442,7 @@ final class LoadRun {
      * @param intendedNanos the arrival's intended start, {@link System#nanoTime()}
      * @param capWaitNanos  how long it waited at the step's caps after its intended start, ns (0: no caps)
      */
-    private InFlight newRequest(long intendedNanos, long capWaitNanos) {
+    InFlight newRequest(long intendedNanos, long capWaitNanos) {
         Phase phase = intendedNanos < warmupEndNanos ? Phase.WARMUP
                 : intendedNanos >= cooldownStartNanos ? Phase.COOLDOWN : Phase.MEASURED;
         RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label, spec.contextTokens(), intendedNanos,
@@ -877,7 +456,7 @@ final class LoadRun {
         return f;
     }
 
-    private void runRequest(InFlight f) {
+    void runRequest(InFlight f) {
         f.start();
         RequestRecord record;
         try {
@@ -903,7 +482,7 @@ final class LoadRun {
         finish(f, record);
     }
 
-    private void finish(InFlight f, RequestRecord record) {
+    void finish(InFlight f, RequestRecord record) {
         f.end();
         if (record.phase() != f.ticket.phase() || record.capWaitNanos() != f.ticket.capWaitNanos()) {
             // the schedule decides the phase and the wait at the caps, whatever sent the request
@@ -958,7 +537,7 @@ final class LoadRun {
     }
 
     /** Stops the step at the {@value #NO_SERVER_AFTER}th failure to connect in a row with nothing answered before. */
-    private void noServerCheck(RequestRecord record) {
+    void noServerCheck(RequestRecord record) {
         if (record.outcome() == Outcome.CANCELLED) {
             return;
         }
@@ -975,7 +554,7 @@ final class LoadRun {
         }
     }
 
-    private RequestRecord cancelledBeforeSend(RequestTicket t) {
+    RequestRecord cancelledBeforeSend(RequestTicket t) {
         RequestRecord.Builder b = base(t);
         b.outcome = Outcome.CANCELLED;
         b.errorMessage = "cancelled before send: the load step stopped";
@@ -983,14 +562,14 @@ final class LoadRun {
         return b.build();
     }
 
-    private RequestRecord failure(RequestTicket t, String message) {
+    RequestRecord failure(RequestTicket t, String message) {
         RequestRecord.Builder b = base(t);
         b.error(ErrorKind.PROTOCOL, message);
         b.endNanos = System.nanoTime();
         return b.build();
     }
 
-    private RequestRecord.Builder base(RequestTicket t) {
+    RequestRecord.Builder base(RequestTicket t) {
         RequestRecord.Builder b = RequestRecord.builder();
         b.id = t.id();
         b.label = t.label();
@@ -1003,67 +582,4 @@ final class LoadRun {
         return b;
     }
 
-    /** One request between dispatch and its record; guards interrupts so none lands after it ended. */
-    private static final class InFlight {
-        final RequestTicket ticket;
-        final boolean measured;
-        volatile ScheduledFuture<?> deadline;
-        private Thread thread;
-        private boolean ended;
-        private boolean cancelRequested;
-        private boolean firstTokenSeen;
-        private boolean deadlineFired;
-
-        InFlight(RequestTicket ticket, boolean measured) {
-            this.ticket = ticket;
-            this.measured = measured;
-        }
-
-        synchronized void start() {
-            thread = Thread.currentThread();
-        }
-
-        synchronized boolean isCancelRequested() {
-            return cancelRequested;
-        }
-
-        synchronized void firstToken() {
-            firstTokenSeen = true;
-        }
-
-        synchronized boolean deadlineFired() {
-            return deadlineFired;
-        }
-
-        /** @param forDeadline true when the first-token deadline fired, false for a cancel */
-        synchronized void interrupt(boolean forDeadline) {
-            if (ended) {
-                return;
-            }
-            if (forDeadline) {
-                if (firstTokenSeen || deadlineFired) {
-                    return;
-                }
-                deadlineFired = true;
-            } else {
-                cancelRequested = true;
-            }
-            if (thread != null) {
-                thread.interrupt();
-            }
-        }
-
-        void end() {
-            ScheduledFuture<?> d = deadline;
-            if (d != null) {
-                d.cancel(false);
-            }
-            synchronized (this) {
-                ended = true;
-            }
-            // no interrupt can arrive after `ended`; clear one that arrived before, so a closed-loop worker
-            // thread can go on
-            Thread.interrupted();
-        }
-    }
 }

@@ -1,7 +1,7 @@
 package org.latencylab.engine.load;
 
-import org.latencylab.engine.experiment.StepContext;
-import org.latencylab.engine.experiment.StepRunner;
+import org.latencylab.engine.step.StepContext;
+import org.latencylab.engine.step.StepRunner;
 
 import java.util.Objects;
 import java.util.concurrent.Executor;

@@ -12,7 +12,7 @@
  * the <em>dispatch lag</em>, kept as its own metric. Latency is reported both from the intended start (what a
  * user of the service experiences, queueing in the client included, so coordinated omission is never hidden)
  * and from the actual send (what the server and network did). A closed loop runs {@code concurrency} workers through
- * {@link org.latencylab.engine.experiment.ClosedLoop} (the one closed loop, shared with probes and sweeps); a worker's
+ * {@link org.latencylab.engine.step.ClosedLoop} (the one closed loop, shared with probes and sweeps); a worker's
  * intended start is the moment it is ready (after its think time).
  *
  * <h2>Caps</h2>
@@ -24,7 +24,7 @@
  *
  * <h2>Accounting</h2>
  * Every request that gets an id ends in exactly one of succeeded, failed (by {@link org.latencylab.engine.api.ErrorKind})
- * or cancelled, and is handed to {@link org.latencylab.engine.experiment.StepContext#finished} exactly once, also
+ * or cancelled, and is handed to {@link org.latencylab.engine.step.StepContext#finished} exactly once, also
  * when the step is cancelled or its drain times out ({@code sent = succeeded + failed + cancelled}). A first-token
  * deadline miss is a failure of kind {@code timeout}. Warmup and cooldown requests are sent and written with the
  * phase {@code warmup} / {@code cooldown} (field {@code phase}), counted in the accounting, and excluded from latencies,

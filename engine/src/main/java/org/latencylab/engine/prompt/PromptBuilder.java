@@ -28,8 +28,7 @@ import java.util.regex.Pattern;
  * <p>Both modes accept a unique prefix (cold mode): it starts the text and its tokens count within the total.
  *
  * <p>Thread-safe: an instance is immutable after construction; the random-mode vocabulary is computed once per
- * tokenizer and shared. Cost: a few tokenizer passes over the prompt, about 70–80 ms for a 32k-token cold prompt on a
- * 2-core machine; warm prompts of recently used sizes are cached. Load tests that need many cold prompts should build
+ * tokenizer and shared. Cost: a few tokenizer passes over the prompt (tens of milliseconds for a long cold prompt); warm prompts of recently used sizes are cached. Load tests that need many cold prompts should build
  * them before the run starts.
  * Encoding and decoding are jtokkit's (through {@link TokenCounter}); only the search for an exact cut is written here.
  */

@@ -28,9 +28,8 @@ import java.util.function.Consumer;
  * them to the operating system every {@value #FLUSH_PERIOD_MILLIS} ms, so a line reaches the file at most about
  * {@value #FLUSH_PERIOD_MILLIS} ms after its request ended (then a crash of this process no longer loses it), while the
  * request's thread does no serialisation or I/O (at thousands of requests per second these were on the measuring
- * threads) and wakes no other thread. Why a period: a writer woken by every record cost the measuring process a thread
- * wake-up and a {@code write} call per request; on this project's 2-core reference machine (a virtual machine, where a
- * wake-up costs about 25 µs of CPU) that was about 0.05 ms of the 0.5 ms of client CPU per request at 300 requests/s.
+ * threads) and wakes no other thread. Why a period: a writer woken by every record would cost the measuring process a
+ * thread wake-up and a {@code write} call per request, a noticeable share of the client's CPU per request.
  * {@link #sync} wakes the writer and waits until everything appended is in the file; {@link #close} drains the queue
  * first. A write failure is reported by the next {@link #append}, {@link #sync} or {@link #close}.
  *

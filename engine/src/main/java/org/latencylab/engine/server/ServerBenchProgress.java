@@ -1,6 +1,6 @@
 package org.latencylab.engine.server;
 
-import org.latencylab.engine.experiment.StepProgress;
+import org.latencylab.engine.step.StepProgress;
 import org.latencylab.engine.telemetry.TelemetryRecorder;
 
 import java.util.Objects;

@@ -1,11 +1,6 @@
 package org.latencylab.engine.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import okhttp3.OkHttpClient;
-import okhttp3.Request;
-import okhttp3.Response;
 
 import org.latencylab.engine.analysis.Cost;
 import org.latencylab.engine.analysis.ParetoSet;
@@ -13,8 +8,8 @@ import org.latencylab.engine.analysis.Roofline;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.client.LlmClient;
-import org.latencylab.engine.experiment.StepContext;
-import org.latencylab.engine.experiment.StepRunner;
+import org.latencylab.engine.step.StepContext;
+import org.latencylab.engine.step.StepRunner;
 import org.latencylab.engine.load.LatencyPercentiles;
 import org.latencylab.engine.load.LoadMode;
 import org.latencylab.engine.load.LoadResult;
@@ -22,15 +17,11 @@ import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.load.LoadStepRunner;
 import org.latencylab.engine.load.LoadTotals;
 import org.latencylab.engine.telemetry.GpuSource;
-import org.latencylab.engine.telemetry.NvidiaSmi;
-import org.latencylab.engine.telemetry.SimulatedGpu;
 import org.latencylab.engine.telemetry.TelemetryRecorder;
 import org.latencylab.engine.telemetry.TelemetrySummary;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +53,6 @@ import java.util.function.Consumer;
  */
 public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
     private static final int LOG_LINES_IN_ERRORS = 15;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LoadStepRunner load;
     private final Consumer<Progress> progress;
@@ -220,13 +210,13 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                 int port;
                 if (v.port() != null) {
                     port = v.port();
-                    if (!portFree(port)) {
+                    if (!ServerReadiness.portFree(port)) {
                         return failed(p, vlabel, price, gpus, null, "http://127.0.0.1:" + port,
                                 VariantResult.Status.START_FAILED, "port " + port + " on 127.0.0.1 is in use; free it "
                                         + "or leave out 'port' so that LatencyLab picks a free one", null, null);
                     }
                 } else {
-                    port = freePort();
+                    port = ServerReadiness.freePort();
                 }
                 url = "http://127.0.0.1:" + port;
                 Map<String, String> values = new LinkedHashMap<>(p.values());
@@ -251,7 +241,8 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                     return failed(p, vlabel, price, gpus, command, url, VariantResult.Status.START_FAILED,
                             e.getMessage(), null, logFile);
                 }
-                String ready = awaitReady(http, url, v.readinessPaths(), spec.readyTimeout(), proc, context);
+                String ready = ServerReadiness.awaitReady(http, url, v.readinessPaths(), spec.readyTimeout(), proc,
+                        context);
                 if (ready != null) {
                     proc.stop(spec.stopGrace());
                     Integer code = proc.exitCode();
@@ -280,19 +271,19 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                                   int count, StepContext context, OkHttpClient http) throws InterruptedException {
         VariantSpec v = p.spec();
         Path dir = context.runDirectory();
-        String model = v.model() != null ? v.model() : firstModel(http, url);
+        String model = v.model() != null ? v.model() : ServerReadiness.firstModel(http, url);
         Endpoint endpoint = Endpoint.of(p.name(), Protocol.fromId(v.protocolId()), url, model);
         List<String> telemetryNotes = new ArrayList<>();
         String metricsUrl = null;
         if (!v.metricsPathOrDefault().isEmpty()) {
             String m = url + v.metricsPathOrDefault();
-            if (answers(http, m)) {
+            if (ServerReadiness.answers(http, m)) {
                 metricsUrl = m;
             } else {
                 telemetryNotes.add("no Prometheus metrics at " + m + " (the server exposes none there)");
             }
         }
-        GpuSource gpu = gpuSource(spec.gpuTelemetry(), http, url, telemetryNotes);
+        GpuSource gpu = ServerReadiness.gpuSource(spec.gpuTelemetry(), http, url, telemetryNotes);
         String metricsFile = metricsUrl == null ? null : vlabel + ".metrics.csv";
         String gpuFile = gpu == null ? null : vlabel + ".gpu.csv";
         TelemetryRecorder rec = TelemetryRecorder.start(http, metricsUrl, gpu,
@@ -376,92 +367,6 @@ public final class ServerBenchRunner implements StepRunner<ServerBenchSpec> {
                                         VariantResult.Status status, String message, Integer exit, String logFile) {
         return new VariantResult(p.index(), p.name(), vlabel, p.values(), command, url, status, message, exit, null,
                 logFile, null, null, List.of(), null, price, gpus, p.spec().instanceType());
-    }
-
-    // ------------------------------------------------------------------------------------------------ helpers
-
-    /**
-     * Polls the readiness paths every 200 ms.
-     *
-     * @return null when ready; else why not ({@code exited with status N before ...} or {@code not ready after ...})
-     */
-    private static String awaitReady(OkHttpClient http, String url, List<String> paths, Duration timeout,
-                                     ServerProcess proc, StepContext context) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!proc.isAlive()) {
-                return "exited with status " + proc.exitCode() + " before it was ready";
-            }
-            if (context.cancelled()) {
-                return "the run was cancelled while the server started";
-            }
-            for (String path : paths) {
-                if (answers(http, url + path)) {
-                    return null;
-                }
-            }
-            Thread.sleep(200);
-        }
-        return "not ready after " + timeout.toSeconds() + " s (polled " + paths + " on " + url + ")";
-    }
-
-    private static boolean answers(OkHttpClient http, String url) {
-        try (Response r = http.newCall(new Request.Builder().url(url).get().build()).execute()) {
-            return r.code() == 200;
-        } catch (IOException | IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    private static String firstModel(OkHttpClient http, String url) {
-        try (Response r = http.newCall(new Request.Builder().url(url + "/v1/models").get().build()).execute()) {
-            if (r.code() == 200) {
-                JsonNode id = JSON.readTree(r.body().string()).path("data").path(0).path("id");
-                if (id.isTextual()) {
-                    return id.asText();
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // no model list: fall back below
-        }
-        return "default";
-    }
-
-    private static GpuSource gpuSource(String mode, OkHttpClient http, String url, List<String> notes) {
-        if (mode.equals("off")) {
-            return null;
-        }
-        if (!mode.equals("nvidia-smi") && SimulatedGpu.offeredBy(http, url)) {
-            return new SimulatedGpu(http, url);
-        }
-        if (mode.equals("simulated")) {
-            notes.add("gpuTelemetry: simulated, but " + url + "/sim/gpu gives no reading (a simulator profile "
-                    + "without engine.gpu, or not a simulator): no GPU telemetry");
-            return null;
-        }
-        var smi = NvidiaSmi.find();
-        if (smi.isEmpty()) {
-            notes.add("no GPU telemetry: nvidia-smi is not installed on this machine (no NVIDIA driver)");
-            return null;
-        }
-        return smi.get();
-    }
-
-    private static boolean portFree(int port) {
-        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** A port the OS reports free now (it may be taken before the server binds it; the server then fails). */
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot find a free port: " + e.getMessage(), e);
-        }
     }
 
     private static double contextTokens(LoadSpec load) {

@@ -6,7 +6,7 @@ import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.client.LlmClient;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.StepContext;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -141,7 +141,7 @@ final class VariantContext implements StepContext {
     }
 
     @Override
-    public void progress(org.latencylab.engine.experiment.StepProgress progress) {
+    public void progress(org.latencylab.engine.step.StepProgress progress) {
         run.progress(progress);
     }
 

@@ -1,5 +1,6 @@
 package org.latencylab.engine.sim;
 
+import org.latencylab.engine.tuning.TuningProperties;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -63,9 +64,9 @@ public final class SimProcess implements AutoCloseable {
         }
         cmd.add(javaBinary());
         cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"));
-        String warmUp = System.getProperty("latencylab.jitWarmUp");
+        String warmUp = System.getProperty(TuningProperties.JIT_WARM_UP);
         if (warmUp != null) {
-            cmd.add("-Dlatencylab.jitWarmUp=" + warmUp);
+            cmd.add("-D" + TuningProperties.JIT_WARM_UP + "=" + warmUp);
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), SimMain.class.getName(),
                 "--profile", profile, "--port", "0", "--seed", Long.toString(seed)));

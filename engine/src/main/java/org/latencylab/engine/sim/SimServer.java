@@ -120,9 +120,8 @@ public final class SimServer implements AutoCloseable {
         // load the tokenizer and word list now, so that the first request does not pay for it
         TokenCounter.cl100k().count("warm up");
         WordSource.wordPieces();
-        // virtual threads: tried pooled platform threads instead (so that one request's JSON parsing and tokenising
-        // could not hold back another's handler); a freshly started simulator then answered 300 requests/s with a
-        // TTFT P99 of 1.1 s in its first second (thread creation while its code was still cold), against 48 ms here
+        // virtual threads, not pooled platform threads: with platform threads a freshly started simulator pays thread
+        // creation while its code is still cold, and its first second of answers is much slower
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         AdmissionQueue admission = new AdmissionQueue(profile.maxRunningSeqs());
         GpuModel gpu = new GpuModel(profile);

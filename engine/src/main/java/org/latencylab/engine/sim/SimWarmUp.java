@@ -1,5 +1,6 @@
 package org.latencylab.engine.sim;
 
+import org.latencylab.engine.tuning.TuningProperties;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -16,10 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the served simulator's metrics and random streams are untouched), until the just-in-time compiler has compiled
  * the handler, the dialects and the event writer.
  *
- * <p>Why: a freshly started {@code latencylab sim} answered an open loop of 300 requests/s with a TTFT P99 of 48 ms
- * in its first second (its handler code still interpreted), against 2–4 ms once warm; a benchmark started right after
- * the simulator measured the simulator's start, not the client. Turned off with the system property
- * {@code latencylab.jitWarmUp=false} (as the client's own warm-up; the test suites do).
+ * <p>Why: a freshly started {@code latencylab sim} answers its first second slowly (its handler code still
+ * interpreted); a benchmark started right after the simulator would measure the simulator's start, not the client.
+ * Turned off with {@code latencylab.jitWarmUp=false} ({@code TuningProperties.JIT_WARM_UP}, as the client's own
+ * warm-up; the test suites do).
  *
  * <p>Requests alternate between a simulator that stamps its events and one that does not (non-streaming ones, 2 in 8,
  * go to both), so both kinds of served simulator meet compiled code.
@@ -27,8 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>A simulator process whose JVM runs the optimising compiler (C2: a standalone {@code latencylab sim}, see the app's
  * {@code MeasuringJvm}) gets a longer warm-up ({@link #C2_REQUESTS} requests, at most {@link #C2_LIMIT_MILLIS} ms) and
  * then waits until the JIT has settled ({@link #awaitJitSettled}): C2 compiles a method only after thousands of calls
- * and takes seconds of CPU to do it, and a simulator that said "ready" while C2 was still compiling answered its first
- * open loop of 1,000 requests/s with a TTFT P99 of 180 ms, against 3–4 ms in the runs after it.
+ * and takes seconds of CPU to do it, and a simulator that said "ready" while C2 was still compiling would answer its first
+ * open loop far slower than the runs after it.
  *
  * <p>Not thread-safe; called once, before serving.
  */
@@ -55,7 +56,7 @@ final class SimWarmUp {
 
     /** @return whether to warm up (the system property {@code latencylab.jitWarmUp} is not {@code false}) */
     static boolean enabled() {
-        return !"false".equals(System.getProperty("latencylab.jitWarmUp"));
+        return TuningProperties.jitWarmUp();
     }
 
     /**

@@ -6,8 +6,7 @@ import java.util.Arrays;
  * A growable column of {@code long} samples (nanoseconds) with no object per value, stored compactly: a value in
  * [0, {@link Integer#MAX_VALUE}] ns (up to about 2.147 s, which holds nearly every TTFT, TPOT and inter-token gap)
  * takes 4 bytes in an {@code int} array, any other value (longer, or negative) 8 bytes in a separate {@code long}
- * array. A 10-minute 200 requests/s soak's 7.2 million inter-token gaps per ITL metric thus cost about 29 MB instead
- * of 58 MB, and sorting them makes no copy of the column (both arrays are sorted in place over their used range;
+ * array. A soak's inter-token gaps thus cost half the memory of a {@code long} array, and sorting them makes no copy of the column (both arrays are sorted in place over their used range;
  * the spare capacity is not trimmed). Values are exact: nothing is rounded or bucketed.
  *
  * <p>Not thread-safe: the owner synchronizes.

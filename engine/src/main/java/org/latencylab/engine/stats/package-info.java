@@ -38,8 +38,8 @@
  * <h2>Recording</h2>
  * {@link org.latencylab.engine.stats.StatsAccumulator} takes one finished request at a time (the run engine's result
  * model synchronizes it): counters, SLO tallies, one primitive column per metric (4 bytes a sample up to 2^31 ns,
- * about 2.1 s, 8 bytes above; a 10-minute soak's 7 million inter-token gaps are 29 MB per ITL metric, not millions of
- * objects), an HdrHistogram per metric for
+ * about 2.1 s, 8 bytes above; a long soak's millions of inter-token gaps take half the memory of longs and no
+ * object each), an HdrHistogram per metric for
  * live summaries while a step runs (3 significant digits) and a per-second series. When the step ends each column is
  * sorted once, in place, and read as exact order statistics. Live and final statistics, reopened and recovered runs
  * all go through it.

@@ -14,8 +14,7 @@ import java.util.Locale;
  * steps before or after it. A step's window is its measurement: from its clock start ({@link #stepClockStarted}, after
  * its connections were opened and the heap collected) to the end of its last request ({@link #stepStop}), so that
  * neither the preparation before the clock nor the statistics after the last request count as the client's load while
- * it measured (at 300 requests/s for 15 s on a 2-core machine, the preparation alone was about 0.05 ms of the CPU per
- * request).
+ * it measured (the preparation alone is a visible share of the CPU per request).
  *
  * <p>Thread-safe: {@link #finish} may be called once, from any thread; the step methods from any thread, in the order
  * {@link #stepStart}, {@link #stepClockStarted} (optional), {@link #stepStop} (optional), {@link #stepEnd}.

@@ -20,8 +20,8 @@ class KeepAliveTest {
         assertThat(KeepAlive.parse("max=3").idleLimitNanos()).isEqualTo(-1);
         assertThat(KeepAlive.parse("timeout=soon, max=")).isEqualTo(KeepAlive.NONE);
         assertThat(KeepAlive.parse(null)).isEqualTo(KeepAlive.NONE);
-        assertThat(DirectHttp1.closes("keep-alive, Close")).isTrue();
-        assertThat(DirectHttp1.closes("keep-alive")).isFalse();
+        assertThat(Http1Codec.closes("keep-alive, Close")).isTrue();
+        assertThat(Http1Codec.closes("keep-alive")).isFalse();
     }
 
     @Test

@@ -14,27 +14,27 @@ class ReadAheadHeadTest {
 
     private static long body(String head) {
         byte[] b = ("xx" + head).getBytes(StandardCharsets.ISO_8859_1); // the head need not start at index 0
-        return ReadAhead.Inbox.bodyOf(b, 2, b.length);
+        return ReadAheadInbox.bodyOf(b, 2, b.length);
     }
 
     @Test
     void chunkedAndContentLengthHeadsGiveTheirFramingWhateverTheFieldNamesCase() {
         assertThat(body("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"))
-                .isEqualTo(ReadAhead.Inbox.BODY_CHUNKED);
+                .isEqualTo(ReadAheadInbox.BODY_CHUNKED);
         assertThat(body("HTTP/1.1 200 OK\r\ntransfer-encoding:  gzip, Chunked \r\n\r\n"))
-                .isEqualTo(ReadAhead.Inbox.BODY_CHUNKED);
+                .isEqualTo(ReadAheadInbox.BODY_CHUNKED);
         assertThat(body("HTTP/1.1 429 Too Many Requests\r\ncontent-length: 57\r\nRetry-After: 1\r\n\r\n"))
                 .isEqualTo(57L);
         assertThat(body("HTTP/1.1 200 OK\nContent-Length:0\n\n")).as("bare line feeds").isZero();
         assertThat(body("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nTransfer-Encoding: chunked\r\n\r\n"))
-                .as("chunked wins over a length (RFC 9112 6.3)").isEqualTo(ReadAhead.Inbox.BODY_CHUNKED);
+                .as("chunked wins over a length (RFC 9112 6.3)").isEqualTo(ReadAheadInbox.BODY_CHUNKED);
         assertThat(body("HTTP/1.1 204 No Content\r\nContent-Length: 99\r\n\r\n")).as("204 has no body").isZero();
         assertThat(body("HTTP/1.1 304 Not Modified\r\n\r\n")).isZero();
     }
 
     @Test
     void headsTheReaderIsNotSureOfWakeTheRequestThreadAtTheirEnd() {
-        long unknown = ReadAhead.Inbox.BODY_UNKNOWN;
+        long unknown = ReadAheadInbox.BODY_UNKNOWN;
         assertThat(body("HTTP/1.1 100 Continue\r\n\r\n")).as("an interim head: another follows").isEqualTo(unknown);
         assertThat(body("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\n")).as("framed by the close")
                 .isEqualTo(unknown);
@@ -50,7 +50,7 @@ class ReadAheadHeadTest {
 
     private static boolean ends(String waiting) {
         byte[] b = ("yy" + waiting).getBytes(StandardCharsets.ISO_8859_1);
-        return ReadAhead.Inbox.endsWithLastChunk(b, 2, b.length);
+        return ReadAheadInbox.endsWithLastChunk(b, 2, b.length);
     }
 
     @Test

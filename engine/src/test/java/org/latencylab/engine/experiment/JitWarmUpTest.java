@@ -1,5 +1,7 @@
 package org.latencylab.engine.experiment;
 
+import org.latencylab.engine.step.StepContext;
+import org.latencylab.engine.step.StepRunner;
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
 import org.latencylab.engine.api.Protocol;

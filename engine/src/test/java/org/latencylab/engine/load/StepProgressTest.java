@@ -7,8 +7,8 @@ import org.latencylab.engine.api.IntervalSnapshot;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.RunSpec;
 import org.latencylab.engine.run.StatsSettings;
-import org.latencylab.engine.experiment.StepProgress;
-import org.latencylab.engine.experiment.StepProgressListener;
+import org.latencylab.engine.step.StepProgress;
+import org.latencylab.engine.step.StepProgressListener;
 import org.latencylab.engine.run.TargetSpec;
 import org.latencylab.engine.scenario.StepCatalog;
 

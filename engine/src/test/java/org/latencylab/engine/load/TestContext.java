@@ -6,7 +6,7 @@ import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.Protocol;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.StepContext;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -191,9 +191,9 @@ class ServerBenchRunnerTest {
                           attach: %s
                           protocol: ollama-chat
                     """.formatted(sim.baseUrl()), new ServerBenchRunner(new org.latencylab.engine.load.LoadStepRunner(),
-                    progress::add), new org.latencylab.engine.experiment.StepProgressListener() {
+                    progress::add), new org.latencylab.engine.step.StepProgressListener() {
                         @Override
-                        public void onStepProgress(org.latencylab.engine.experiment.StepProgress p) {
+                        public void onStepProgress(org.latencylab.engine.step.StepProgress p) {
                             if (p instanceof ServerBenchProgress b) {
                                 events.add(b);
                             }

@@ -53,14 +53,14 @@ class TransportsRunnerTest {
                     maxOutputTokens: 8
                 """);
         java.util.List<TransportsProgress> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
-        org.latencylab.engine.experiment.StepProgressListener listener =
-                new org.latencylab.engine.experiment.StepProgressListener() {
+        org.latencylab.engine.step.StepProgressListener listener =
+                new org.latencylab.engine.step.StepProgressListener() {
                     @Override
                     public void onSnapshot(org.latencylab.engine.api.IntervalSnapshot snapshot) {
                     }
 
                     @Override
-                    public void onStepProgress(org.latencylab.engine.experiment.StepProgress p) {
+                    public void onStepProgress(org.latencylab.engine.step.StepProgress p) {
                         if (p instanceof TransportsProgress t) {
                             seen.add(t);
                         }

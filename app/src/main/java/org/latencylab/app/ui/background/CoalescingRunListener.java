@@ -3,8 +3,8 @@ package org.latencylab.app.ui.background;
 import org.latencylab.engine.api.IntervalSnapshot;
 import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RunListener;
-import org.latencylab.engine.experiment.StepProgress;
-import org.latencylab.engine.experiment.StepProgressListener;
+import org.latencylab.engine.step.StepProgress;
+import org.latencylab.engine.step.StepProgressListener;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -18,7 +18,7 @@ import org.latencylab.engine.api.RunListener;
 import org.latencylab.engine.experiment.RunHandle;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.RunSpec;
-import org.latencylab.engine.experiment.StepProgress;
+import org.latencylab.engine.step.StepProgress;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;

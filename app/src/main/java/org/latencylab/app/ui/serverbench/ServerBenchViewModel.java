@@ -8,7 +8,7 @@ import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
 import org.latencylab.app.report.ServerBenchReport;
 import org.latencylab.app.report.Units;
-import org.latencylab.engine.experiment.StepProgress;
+import org.latencylab.engine.step.StepProgress;
 import org.latencylab.engine.server.ServerBenchProgress;
 import org.latencylab.engine.server.ServerBenchResult;
 import org.latencylab.engine.server.VariantResult;

@@ -12,7 +12,7 @@ import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.results.MetricGlossary;
 import org.latencylab.engine.run.RunResult;
 import org.latencylab.engine.run.StatsSettings;
-import org.latencylab.engine.experiment.StepProgress;
+import org.latencylab.engine.step.StepProgress;
 import org.latencylab.engine.load.GridProgress;
 import org.latencylab.engine.load.GridResult;
 import org.latencylab.engine.load.GridSpec;

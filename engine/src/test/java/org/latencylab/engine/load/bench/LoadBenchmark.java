@@ -9,7 +9,7 @@ import org.latencylab.engine.api.RequestRecord;
 import org.latencylab.engine.api.RequestTicket;
 import org.latencylab.engine.api.TokenTimeline;
 import org.latencylab.engine.client.LlmClient;
-import org.latencylab.engine.experiment.StepContext;
+import org.latencylab.engine.step.StepContext;
 import org.latencylab.engine.load.LoadResult;
 import org.latencylab.engine.load.LoadSpec;
 import org.latencylab.engine.load.LoadStepRunner;

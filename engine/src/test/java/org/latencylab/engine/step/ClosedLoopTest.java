@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.step;
 
 import org.junit.jupiter.api.Test;
 import org.latencylab.engine.api.ClientOptions;

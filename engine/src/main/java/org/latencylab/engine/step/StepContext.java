@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.step;
 
 import org.latencylab.engine.api.ClientOptions;
 import org.latencylab.engine.api.Endpoint;
@@ -9,7 +9,7 @@ import org.latencylab.engine.api.RequestTicket;
 import java.nio.file.Path;
 
 /**
- * What the {@link RunEngine} gives a {@link StepRunner}: the endpoint, a way to send, prompts, and the sink for
+ * What the {@link org.latencylab.engine.experiment.RunEngine} gives a {@link StepRunner}: the endpoint, a way to send, prompts, and the sink for
  * finished requests. Implementations are thread-safe: step runners call them from many virtual threads.
  */
 public interface StepContext {
@@ -87,7 +87,7 @@ public interface StepContext {
      * Called once right before a step's clock starts, after its connections were opened: the run's context collects
      * the garbage that the set-up left (the warm-up, the connection-opening requests, the thread stacks of a large
      * closed loop), so that the collector has as little as possible to do while requests are timed (see
-     * {@link org.latencylab.engine.trust.QuietHeap}). Blocks for that collection (0.1–0.5 s on two cores); does
+     * {@link org.latencylab.engine.trust.QuietHeap}). Blocks for that collection; does
      * nothing by default (a warm-up's scratch context).
      */
     default void beforeClock() {

@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.step;
 
 import org.latencylab.engine.api.GenerationRequest;
 import org.latencylab.engine.api.RequestRecord;
@@ -215,8 +215,8 @@ public final class ClosedLoop {
         /**
          * Opened by worker 0 after {@link StepContext#beforeClock()} ({@link ClockGate#open}); null when the loop does
          * not call it. Not a {@link CountDownLatch}: a latch wakes its waiters one after another (each woken waiter
-         * wakes the next), so at 1,024 workers parsing at nice 10 the first wave's sends spread over 360 ms while the
-         * server was already streaming to the first ones; {@link ClockGate#open} wakes every worker itself.
+         * wakes the next), so with a thousand workers parsing at nice 10 the first wave's sends spread out while the
+         * server is already streaming to the first ones; {@link ClockGate#open} wakes every worker itself.
          */
         private final ClockGate clock;
 
@@ -327,11 +327,9 @@ public final class ClosedLoop {
         /**
          * Holds an ended worker's thread until every worker of the loop ended. A thread's end takes the process's
          * memory-map lock for writing (its stack is unmapped), and many ends at once contend for it: when the workers
-         * of a 1,024-way probe ended one by one while the others still read their last events, perf sampled the
+         * of a wide closed loop end one by one while the others still read their last events, perf samples the
          * ending threads spinning on that lock in {@code JavaThread::exit} ({@code osq_lock},
-         * {@code rwsem_down_write_slowpath}: 58 % of the request threads' CPU in the run's last 120 ms), and the last
-         * events of the other streams were read 40–270 ms late (900 ms once) against the truth server, whose own
-         * gaps stayed under 60 ms. An interrupt ends the wait (the thread stays interrupted).
+         * {@code rwsem_down_write_slowpath}), and the last events of the other streams are read late. An interrupt ends the wait (the thread stays interrupted).
          */
         private void awaitSiblings() {
             try {

@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.step;
 
 import org.latencylab.engine.run.StepResult;
 import org.latencylab.engine.run.ExperimentSpec;
@@ -24,7 +24,7 @@ public interface StepRunner<S extends ExperimentSpec> {
 
     /**
      * Runs this runner's own scheduling code briefly, before a run's clock starts, so that the just-in-time compiler
-     * has compiled it when the first measured request is due ({@link JitWarmUp#schedulingPaths}). Whatever it sends
+     * has compiled it when the first measured request is due ({@code JitWarmUp.schedulingPaths} in the experiment package). Whatever it sends
      * goes to an in-process zero-latency simulator through {@code scratch}, and nothing is recorded. This default does
      * nothing (a runner whose scheduling is a plain loop over the client needs no more than the client's warm-up).
      *

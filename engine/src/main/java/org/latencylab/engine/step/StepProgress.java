@@ -1,4 +1,4 @@
-package org.latencylab.engine.experiment;
+package org.latencylab.engine.step;
 
 /**
  * Something a running step reports about itself before it ends, for live views: a load step's closed second, a
