@@ -180,8 +180,7 @@ public final class MainView {
         split.setOrientation(Orientation.VERTICAL);
         // the steps panel is added above the results and removed again; the results stay where they are: taking them
         // out and putting them back (setAll) re-applied CSS to every node of the results view and laid all of it out
-        // again on the FX thread, the longest stall of a load test (about 200 ms of FX-thread CPU when the panel
-        // first showed)
+        // again on the FX thread, which stalled it when the panel first showed during a load test
         Runnable layout = () -> {
             boolean shown = split.getItems().contains(steps.root());
             if (steps.root().isVisible() && !shown) {

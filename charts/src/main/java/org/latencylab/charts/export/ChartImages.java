@@ -276,9 +276,7 @@ public final class ChartImages {
      * The snapshot as an opaque RGB image (snapshots are taken on a white fill, so no pixel is transparent), copied in
      * one call into the image's own pixel array. {@link SwingFXUtils#fromFXImage} gives a premultiplied-alpha image,
      * which ImageIO's PNG writer un-premultiplies pixel by pixel (it showed in JFR samples of a run's chart export),
-     * and whose alpha channel every PNG then carried for nothing: the files are 10–20 % smaller without it. The CPU of
-     * {@code report} did not change measurably (1.6–1.9 s before, 1.5–2.0 s after, three runs each): JavaFX's start,
-     * style sheets and class loading dominate.
+     * and whose alpha channel every PNG then carried for nothing.
      */
     private static BufferedImage opaqueRgb(WritableImage fxImage) {
         int w = (int) fxImage.getWidth();

@@ -66,9 +66,8 @@ public final class PowerLawFitter {
      * y itself. The returned fit has no interval yet: its {@code alphaLower}/{@code alphaUpper} equal α and its
      * covariance is zero until {@link PowerLawBootstrap#quantile} fills them from resamples.
      *
-     * <p>Cost: the simplex tableau is dense, about {@code 2m × m} doubles for m points (milliseconds for 60 points,
-     * about 0.1 s for 300), so this is meant for sweeps of up to
-     * {@link #MAX_QUANTILE_POINTS} requests.
+     * <p>Cost: the simplex tableau is dense, about {@code 2m × m} doubles for m points, and the simplex's time grows
+     * faster than that, so this is meant for sweeps of up to {@link #MAX_QUANTILE_POINTS} requests.
      *
      * @param n   the loads, each finite and &gt; 0, at least 3 distinct
      * @param y   the measured values, same length, each finite and &gt; 0

@@ -72,7 +72,7 @@ public final class SchedulerWaits {
 
     /**
      * The totals of every tracked thread since it was tracked: those that ended, plus the live ones up to now (one
-     * file read per live thread: about 10 µs each).
+     * file read per live thread).
      *
      * @return the totals; all zero when unavailable
      */
