@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code compare OUT.png [e2e]}: every run of the history selected and compared, a PNG of the window (the
  *       Compare tab, TTFT CDFs or, with a third argument, E2E);</li>
  *   <li>{@code definitions OUT.png}: the newest run opened, a PNG of its Definitions tab in Results;</li>
+ *   <li>{@code default-runs [PROBES]}: the experiment form as a new user finds it (default endpoint, simulator
+ *       profile and values), run PROBES times (default 3) as a probe and once as a sweep, printing each step's trust
+ *       check as the window's run holds it, to check that the offline default is the trustworthy path;</li>
  *   <li>{@code bench-load [RATE] [SECONDS]}: the same monitor during an open-loop load test started from the load
  *       form (default 200 req/s for 20 s, Poisson arrivals, 64 prompt tokens, 8 output tokens, {@code small-fast}),
  *       with the live load charts, the results charts and the table all updating; it also prints the eight pulses
@@ -99,6 +102,8 @@ public final class DesktopTool {
                 screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.LOAD);
             } else if (args[0].equals("screenshot-grid")) {
                 screenshotLive(app, vm, Path.of(args[1]), ExperimentViewModel.Kind.GRID);
+            } else if (args[0].equals("default-runs")) {
+                defaultRuns(vm, args.length > 1 ? Integer.parseInt(args[1]) : 3);
             } else if (args[0].equals("bench-load")) {
                 double rate = args.length > 1 ? Double.parseDouble(args[1]) : 200;
                 String seconds = args.length > 2 ? args[2] : "20";
@@ -155,6 +160,33 @@ public final class DesktopTool {
             Thread.sleep(100);
         }
         throw new IllegalStateException("run did not end in " + timeoutSeconds + " s");
+    }
+
+    /** Runs the default probe {@code probes} times and the default sweep once, printing each step's trust check. */
+    private static void defaultRuns(MainViewModel vm, int probes) throws Exception {
+        for (int i = 0; i <= probes; i++) {
+            boolean sweep = i == probes;
+            int number = i + 1;
+            fx(() -> vm.experiment().kindProperty().set(sweep ? ExperimentViewModel.Kind.SWEEP
+                    : ExperimentViewModel.Kind.PROBE));
+            runAndWait(vm, 600);
+            CompletableFuture<String> lines = new CompletableFuture<>();
+            Platform.runLater(() -> {
+                var r = vm.results().resultProperty().get();
+                StringBuilder b = new StringBuilder(sweep ? "default sweep" : "default probe " + number);
+                if (r == null) {
+                    b.append(": no result");
+                } else {
+                    r.steps().forEach(s -> b.append("\n  step ").append(s.label()).append(": ")
+                            .append(s.trust() == null ? "no trust check" : s.trust().message()));
+                    b.append("\n  run: ").append(r.trust() == null ? "no trust check" : r.trust().message())
+                            .append("\n  shown in the Results header: \"").append(vm.results().trustProperty().get())
+                            .append('"');
+                }
+                lines.complete(b.toString());
+            });
+            System.out.println(lines.get(30, TimeUnit.SECONDS));
+        }
     }
 
     private static void fx(Runnable r) throws Exception {
