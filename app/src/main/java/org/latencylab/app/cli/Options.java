@@ -29,4 +29,19 @@ final class Options {
             throw e;
         }
     }
+
+    /**
+     * Reads a token count written as {@code 4096} or {@code 4k} (k = 1,024 tokens) for a picocli option, through
+     * {@link org.latencylab.engine.tokens.TokenCounts}, so the command line takes what the window's length field takes.
+     */
+    static final class TokenCountConverter implements picocli.CommandLine.ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String value) {
+            try {
+                return org.latencylab.engine.tokens.TokenCounts.parse("length", value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 }

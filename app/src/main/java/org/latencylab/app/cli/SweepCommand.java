@@ -26,7 +26,8 @@ final class SweepCommand implements Callable<Integer> {
     TargetOptions target;
 
     @Option(names = {"-l", "--lengths"}, split = ",", defaultValue = "2048,8192,32768",
-            description = "context lengths in tokens (default: ${DEFAULT-VALUE})")
+            converter = Options.TokenCountConverter.class,
+            description = "context lengths in tokens, e.g. 2048 or 2k (k = 1024; default: ${DEFAULT-VALUE})")
     List<Integer> lengths;
 
     @Option(names = {"-n", "--requests-per-length"}, defaultValue = "" + Defaults.SWEEP_REQUESTS_PER_LENGTH,
@@ -45,7 +46,8 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--fit-offset", description = "fit c + a * n^alpha instead of a * n^alpha")
     boolean offset;
 
-    @Option(names = "--extrapolate", split = ",", description = "context lengths to extrapolate the fit to")
+    @Option(names = "--extrapolate", split = ",", converter = Options.TokenCountConverter.class,
+            description = "context lengths to extrapolate the fit to, e.g. 131072 or 128k")
     List<Integer> extrapolate = List.of();
 
     @Option(names = "--warmup", defaultValue = "1",

@@ -143,7 +143,7 @@ final class TargetOptions {
                         + "), so no model could be found there; check --url, or give --model NAME to send anyway");
             }
             throw new IllegalArgumentException("--model is needed: " + url + " lists no model ("
-                    + d.report().replace("\n", ";") + "); give --model NAME");
+                    + d.report().replace(":\n  ", ": ").replace("\n  ", "; ") + "); give --model NAME");
         }
         err.println("latencylab: no --model given; using '" + d.proposedModel() + "', the model " + url
                 + " lists" + (d.models().size() > 1 ? " first of " + d.models().size() : "")

@@ -306,6 +306,64 @@ class ClearWordsCommandTest {
     }
 
     /**
+     * A web server that is not an LLM API (its 404 and 501 answers are HTML error pages): detection and the failed
+     * requests say "an HTML page" with the page's title, never its markup, and the gRPC probe says what it found.
+     */
+    @Test
+    void aWebServersHtmlErrorPagesAreSummarizedNotDumped(@TempDir Path dir) throws Exception {
+        HttpServer web = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        web.createContext("/", ex -> {
+            boolean get = ex.getRequestMethod().equals("GET");
+            byte[] page = ("<!DOCTYPE HTML>\n<html lang=\"en\">\n<head><title>Error response</title></head>\n<body>"
+                    + "<h1>Error response</h1><p>Error code: " + (get ? 404 : 501) + "</p>"
+                    + "<p>Message: File not found.</p></body></html>\n").getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "text/html;charset=utf-8");
+            ex.sendResponseHeaders(get ? 404 : 501, page.length);
+            try (OutputStream o = ex.getResponseBody()) {
+                o.write(page);
+            }
+        });
+        web.start();
+        try {
+            String url = "http://127.0.0.1:" + web.getAddress().getPort();
+            Console detect = run("probe", "--url", url, "-n", "1", "--no-charts");
+            assertThat(detect.code()).as(detect.all()).isEqualTo(ExitCodes.BAD_INPUT);
+            assertThat(detect.err()).contains("/v1/models -> HTTP 404: an HTML page (\"Error response\"), not an LLM"
+                    + " API's answer").contains("not a KServe gRPC server").doesNotContain("<").doesNotContain("tried:;")
+                    .contains("give --model NAME");
+            detect.holdsWordsOnly();
+            Console sent = run("probe", "--url", url, "--model", "m", "-n", "1", "--no-charts", "--out",
+                    dir.resolve("run").toString());
+            assertThat(sent.code()).as(sent.all()).isEqualTo(ExitCodes.RUN_FAILED);
+            assertThat(sent.all()).contains("HTTP 501").contains("an HTML page (\"Error response\")")
+                    .doesNotContain("<!DOCTYPE").doesNotContain("<h1>");
+        } finally {
+            web.stop(0);
+        }
+    }
+
+    /** Lengths as the window and the docs write them ({@code 2k}) are read on the command line too; others refused. */
+    @Test
+    void sweepLengthsTakeTheKSuffixAndABadOneIsNamed(@TempDir Path dir) {
+        Console bad = run("sweep", "-l", "2k,abc", "-n", "1", "--no-charts", "--out", dir.resolve("bad").toString());
+        assertThat(bad.code()).as(bad.all()).isEqualTo(ExitCodes.BAD_INPUT);
+        assertThat(bad.err()).contains("length 'abc' is not a positive token count (e.g. 4096 or 4k)")
+                .doesNotContain("'2k' is not an int");
+        assertThat(dir.resolve("bad")).doesNotExist();
+        bad.holdsWordsOnly();
+        Console big = run("sweep", "-l", "4000k", "-n", "1", "--no-charts", "--out", dir.resolve("big").toString());
+        assertThat(big.err()).as("4000k is read as 4,096,000 tokens").contains("--lengths must be at most 4000000"
+                + " tokens (the longest prompt LatencyLab builds), was 4096000");
+        try (SimServer s = sim()) {
+            Path out = dir.resolve("ok");
+            Console ok = run("sweep", "--url", "http://127.0.0.1:" + s.port(), "--model", s.profile().model(),
+                    "-l", "1k,2k", "-n", "2", "--warmup", "0", "--no-charts", "--out", out.toString());
+            assertThat(ok.code()).as(ok.all()).isEqualTo(ExitCodes.OK);
+            assertThat(ok.out()).contains("1024 tok").contains("2048 tok");
+        }
+    }
+
+    /**
      * The console of the real launcher process (not picocli's writers): an unresolvable host for a gRPC endpoint
      * makes gRPC's resolver log a warning with a stack trace; it lands in the log file, and the console holds
      * LatencyLab's words only.

@@ -501,8 +501,13 @@ final class KserveGrpcClient implements AutoCloseable {
                             TimeUnit.NANOSECONDS), org.latencylab.engine.kserve.ServerLiveRequest.getDefaultInstance());
             return r.getLive() ? null : "ServerLive answered live=false";
         } catch (io.grpc.StatusRuntimeException e) {
-            return e.getStatus().getCode() + (e.getStatus().getDescription() == null ? ""
+            String status = e.getStatus().getCode() + (e.getStatus().getDescription() == null ? ""
                     : ": " + ProtocolAdapter.excerpt(e.getStatus().getDescription()));
+            // INTERNAL (an HTTP/2 failure) is what a plain HTTP/1.1 server gives a gRPC client; UNIMPLEMENTED a gRPC
+            // server without the KServe service
+            return e.getStatus().getCode() == io.grpc.Status.Code.INTERNAL
+                    || e.getStatus().getCode() == io.grpc.Status.Code.UNIMPLEMENTED
+                    ? "not a KServe gRPC server (" + status + ")" : status;
         } catch (RuntimeException e) {
             return IoErrors.describe(e);
         } finally {

@@ -164,6 +164,10 @@ interface ProtocolAdapter {
     /** @return a short, single-line excerpt of {@code s} for error messages */
     static String excerpt(String s) {
         String one = s.replaceAll("\\s+", " ").strip();
+        String page = HtmlPages.summary(one);
+        if (page != null) {
+            return page;
+        }
         return one.length() <= 200 ? one : one.substring(0, 200) + "...";
     }
 

@@ -181,22 +181,7 @@ public final class ExperimentViewModel {
      * @throws IllegalArgumentException when it is not a positive whole number
      */
     static int parseLength(String field, String part) {
-        String p = part.strip().toLowerCase(java.util.Locale.ROOT);
-        int factor = 1;
-        if (p.endsWith("k")) {
-            factor = 1024;
-            p = p.substring(0, p.length() - 1);
-        }
-        try {
-            int v = Math.multiplyExact(Integer.parseInt(p), factor);
-            if (v < 1) {
-                throw new NumberFormatException();
-            }
-            return v;
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException(field + " '" + part + "' is not a positive token count "
-                    + "(e.g. 4096 or 4k)");
-        }
+        return org.latencylab.engine.tokens.TokenCounts.parse(field, part);
     }
 
     /** @return the experiment step the form describes @throws IllegalArgumentException on an invalid field */
