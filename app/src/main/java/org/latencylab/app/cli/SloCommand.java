@@ -20,10 +20,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
-/** {@code latencylab slo}: the SLO budget, and an SLA matrix judged against a run. */
+/** {@code latencylab slo}: the SLO budget, and an SLO matrix judged against a run. */
 @Command(name = "slo", mixinStandardHelpOptions = true,
         description = {"SLO calculator: model SLO = (SLA P95 − infrastructure P95) × (1 − safety margin); and/or"
-                + " judge a run against a multi-metric SLA matrix, pass/fail per step and cell.",
+                + " judge a run against a multi-metric SLO matrix, pass/fail per step and cell.",
                 "%nExamples:%n  latencylab slo --sla-p95 1200ms --infra-p95 180ms --margin 0.2"
                         + "%n  latencylab slo --run runs/quickstart --cell e2e:p99:4000 --cell ttft:p99:1500"
                         + " --cell output_tokens_per_s:min:20",
@@ -44,11 +44,11 @@ final class SloCommand implements Callable<Integer> {
             description = "safety margin held back, in [0, 1) (default: ${DEFAULT-VALUE})")
     double margin;
 
-    @Option(names = "--run", paramLabel = "RUN_DIR", description = "run to judge against the SLA matrix")
+    @Option(names = "--run", paramLabel = "RUN_DIR", description = "run to judge against the SLO matrix")
     Path run;
 
     @Option(names = "--cell", paramLabel = "CELL",
-            description = "SLA cell METRIC:pNN:MAX_MS (e.g. e2e:p99:2000) or output_tokens_per_s:min:N; repeatable")
+            description = "SLO cell METRIC:pNN:MAX_MS (e.g. e2e:p99:2000) or output_tokens_per_s:min:N; repeatable")
     List<String> cells;
 
     @Override
@@ -57,7 +57,7 @@ final class SloCommand implements Callable<Integer> {
         boolean budget = slaP95 != null || infraP95 != null;
         if (!budget && run == null) {
             throw new IllegalArgumentException("give --sla-p95 and --infra-p95 (SLO budget) and/or --run with --cell"
-                    + " (SLA matrix); see --help");
+                    + " (SLO matrix); see --help");
         }
         int status = ExitCodes.OK;
         if (budget) {

@@ -95,6 +95,7 @@ public final class ConsoleReport {
             anySlo |= s.stats() != null && !s.stats().sloResults().isEmpty();
             if (s.result() instanceof SweepRunner.SweepResult sw) {
                 printSweep(sw, out);
+                out.println("tier: " + TierStatement.of(s));
                 if (s.stats() != null) {
                     printCounts(s.stats(), examples, out);
                 }
@@ -483,10 +484,9 @@ public final class ConsoleReport {
                     : String.format(Locale.ROOT, "interval %s–%s covers only %s %%", Units.ms(p95.lowerMillis()),
                     Units.ms(p95.upperMillis()),
                     org.latencylab.engine.stats.PercentileEstimate.coveragePercent(p95.confidence(), p95.targetConfidence()));
-            out.printf(Locale.ROOT, "P95 %s %s (%s) → %s%s%n", MetricNames.name(s.tierMetric()),
-                    Units.ms(p95.valueMillis()), ci, s.tier().name(), clientSaturated
-                            ? " as measured, not a verdict on the server: the client was saturated (see its trust"
-                            + " check)" : "");
+            // the statement of the HTML report and the window (TierStatement), then the P95's interval
+            out.println("tier: " + TierStatement.of(s) + (clientSaturated ? " " + TierStatement.SATURATED : "")
+                    + "; P95 " + ci);
         }
         printSlos(s, out);
         // StatsReport's rates divide by the wall span: first (intended) start to the last end of these requests

@@ -367,16 +367,17 @@ public final class HtmlReport {
                 && sw.fitMessage() != null ? sw : null;
         if (sweep != null) { // per length first: TTFT of all lengths pooled says nothing about any of them
             HtmlSteps.sweep(html, sweep);
+            a("<p>Tier: ").t(TierStatement.of(st)).a("</p>\n");
         }
         if (st.summary() != null && ranking == null && !baseline) {
             if (sweep != null) {
                 a("<p>All context lengths pooled, for the metrics that do not grow with the prompt (TPOT, ITL);"
                         + " TTFT per length is above.</p>\n");
-                percentiles(st.summary(), true, false);
+                percentiles(st.summary(), null, true, false);
             } else {
                 // a step's tier is qualified by its own trust check, else by the run's (as on the console)
                 RunDocument.Trust check = st.trust() != null ? st.trust() : r.trust();
-                percentiles(st.summary(), false, check != null && check.saturated());
+                percentiles(st.summary(), TierStatement.of(st), false, check != null && check.saturated());
             }
         }
     }
@@ -390,10 +391,11 @@ public final class HtmlReport {
     }
 
     /**
+     * @param tier            the step's tier statement ({@link TierStatement}), or null to show none
      * @param lengthsPooled   a sweep's table of all lengths: leave out the metrics that grow with the prompt
      * @param clientSaturated the trust check found the client saturated: the tier is as measured, not a verdict
      */
-    private void percentiles(RunDocument.Summary summary, boolean lengthsPooled, boolean clientSaturated) {
+    private void percentiles(RunDocument.Summary summary, String tier, boolean lengthsPooled, boolean clientSaturated) {
         a("<table><tr><th class=\"l\">metric</th><th>n</th><th>P50</th><th>P90</th><th>P95</th><th>P99</th>"
                 + "<th>max</th></tr>\n");
         summary.metrics().forEach((id, m) -> {
@@ -424,14 +426,8 @@ public final class HtmlReport {
         if (connects != null) {
             a("<p>").t(connects).a("</p>\n");
         }
-        if (summary.tier() != null) {
-            StringBuilder line = new StringBuilder();
-            line.append(summary.tier()).append(" on P95 ").append(MetricNames.name(orEmpty(summary.tierMetric())));
-            if (clientSaturated) {
-                line.append(" as measured, not a verdict on the server: the client was saturated (see its trust"
-                        + " check)");
-            }
-            a("<p>").t(line.toString()).a("</p>\n");
+        if (tier != null && summary.tier() != null) { // the console's and the window's statement (TierStatement)
+            a("<p>Tier: ").t(tier + (clientSaturated ? " " + TierStatement.SATURATED : "")).a("</p>\n");
         }
         for (RunDocument.SloVerdict slo : summary.slos()) {
             a("<p>SLO P").t(num(slo.percentile())).a(" ").t(MetricNames.name(orEmpty(slo.metric()))).a(" ≤ ")

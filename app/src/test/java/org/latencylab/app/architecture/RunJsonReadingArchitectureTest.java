@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * {@code run.json} is read in one place: the engine's results package turns it into the typed
  * {@code RunDocument} (and {@code RunReader}'s result model); everything else (console, HTML report, compare,
- * SLA matrix, history, rankings) reads those types, never the file's keys. Each rule is also run on a fixture
+ * SLO matrix, history, rankings) reads those types, never the file's keys. Each rule is also run on a fixture
  * class that breaks it, so a rule that could not fail would show.
  */
 class RunJsonReadingArchitectureTest {

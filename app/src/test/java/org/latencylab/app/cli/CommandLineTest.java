@@ -73,7 +73,7 @@ class CommandLineTest {
         Path out = dir.resolve("run");
         Result r = run("run", scenario.toString(), "--out", out.toString(), "--no-charts");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("P95 TTFT").contains("→ Tier-").contains("SLO TTFT P95").contains("fit:")
+        assertThat(r.out()).contains("P95 TTFT").contains("tier: Tier-").contains("SLO TTFT P95").contains("fit:")
                 .contains("SLOs: all passed");
         // the metric's one name (MetricNames), as in the charts and the HTML report; not a console-only alias
         assertThat(r.out()).containsPattern("(?m)^time to first content +20 ").doesNotContain("first answer");

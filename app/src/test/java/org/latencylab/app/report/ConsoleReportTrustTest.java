@@ -44,7 +44,7 @@ class ConsoleReportTrustTest {
         int message = out.indexOf("client saturated: latencies above P97 are not trustworthy; hiccup P99 = 38 ms");
         assertThat(message).isPositive();
         assertThat(out.indexOf("P95 TTFT")).isGreaterThan(message);
-        assertThat(out).containsPattern("→ Tier-\\d as measured, not a verdict on the server: the client was saturated");
+        assertThat(out).containsPattern("tier: Tier-\\d \\(P95 TTFT [^)]*\\) as measured, not a verdict on the server: the client was saturated");
 
         TrustCheck fine = new TrustCheck(0.06, 0.3, 1.2, 5_000, 0.2, 1.1, 0.3, 100, false,
                 "client kept up: hiccup P99 = 0.30 ms, max 1.20 ms");
@@ -52,7 +52,7 @@ class ConsoleReportTrustTest {
                 real.startedAt(), real.duration(), real.endpointDescription(), real.spec(), real.steps(),
                 real.overall(), real.notices(), real.clockOrigin(), fine));
         assertThat(calm).doesNotContain("saturated").doesNotContain("not a verdict")
-                .containsPattern("→ Tier-\\d\\n").contains("trust check: client kept up");
+                .containsPattern("tier: Tier-\\d \\(P95 TTFT [^)]*\\); P95 ").contains("trust check: client kept up");
     }
 
     @Test
@@ -86,9 +86,9 @@ class ConsoleReportTrustTest {
                 out.indexOf("== " + judgedSteps.get(1).label()));
         String second = out.substring(out.indexOf("== " + judgedSteps.get(1).label()));
         assertThat(first).contains("trust check, this step: client saturated")
-                .containsPattern("→ Tier-\\d as measured, not a verdict on the server");
+                .containsPattern("tier: Tier-\\d \\(P95 TTFT [^)]*\\) as measured, not a verdict on the server");
         assertThat(second).contains("trust check, this step: client kept up").doesNotContain("not a verdict")
-                .containsPattern("→ Tier-\\d\\n");
+                .containsPattern("tier: Tier-\\d \\(P95 TTFT [^)]*\\); P95 ");
 
         // the HTML report reads the same verdicts from run.json and qualifies the same tier
         org.latencylab.engine.results.RunFiles.writeRunJson(dir.resolve("run"),
@@ -99,7 +99,7 @@ class ConsoleReportTrustTest {
                 page.indexOf("<h3>Step " + judgedSteps.get(1).label()));
         String secondHtml = page.substring(page.indexOf("<h3>Step " + judgedSteps.get(1).label()));
         assertThat(firstHtml).contains("Trust check, this step:</b> client saturated")
-                .containsPattern("Tier-\\d on P95 [^<]* as measured, not a verdict on the server");
+                .containsPattern("Tier: Tier-\\d \\(P95 TTFT [^)]*\\) as measured, not a verdict on the server");
         assertThat(secondHtml).contains("Trust check, this step:</b> client kept up").doesNotContain("not a verdict");
     }
 }

@@ -102,9 +102,10 @@ class MainWindowFlowTest {
         assertThat(points[0]).as("measured points in %s", names).isEqualTo(3);
         assertThat(fitPoints[0]).as("points of the fitted line in %s", names).isGreaterThan(2);
 
-        // a sweep is judged per context length: one TTFT row per length, no tier over all lengths pooled
+        // a sweep is judged per context length: one TTFT row and one tier per length, none over all lengths pooled
         Label tier = robot.lookup("#tierBadge").queryAs(Label.class);
-        assertThat(fx(tier::getText)).isEqualTo("judged per context length (no pooled tier)");
+        assertThat(fx(tier::getText)).matches("per context length \\(P95 TTFT\\): 2048 tokens Tier-\\d,"
+                + " 8192 tokens Tier-\\d, 32768 tokens Tier-\\d");
         assertThat(fx(() -> vm.results().rows().stream().map(SummaryRow::name).toList()))
                 .containsExactly("sweep-2048", "sweep-8192", "sweep-32768");
 

@@ -75,7 +75,7 @@ class RankingFlowTest {
         Label model = robot.lookup("#modelSlo").queryAs(Label.class);
         waitUntil(5, () -> model.getText().endsWith("= 800 ms"));
 
-        // the SLA matrix judged on the run on screen: llama-8b-class's 512-token prefill alone is > 100 ms
+        // the SLO matrix judged on the run on screen: llama-8b-class's 512-token prefill alone is > 100 ms
         fx(() -> {
             vm.slaCellsProperty().set("ttft:p99:100000, e2e:p50:1");
             return vm.judgeSla();

@@ -87,7 +87,7 @@ final class EndpointTrack {
         daily.close();
     }
 
-    /** @return SLA attainment in [0, 1], NaN when nothing was judged */
+    /** @return SLO attainment in [0, 1], NaN when nothing was judged */
     synchronized double attainment() {
         return judged == 0 ? Double.NaN : (double) met / judged;
     }

@@ -1,6 +1,6 @@
 /**
  * Long-running monitoring of several endpoints at a low probe rate (hours to days): hourly and daily HdrHistogram
- * interval logs per endpoint, SLA attainment and a ranking kept up to date in {@code monitor.json}, and resumption
+ * interval logs per endpoint, SLO attainment and a ranking kept up to date in {@code monitor.json}, and resumption
  * into the same run directory after a restart, with the gap recorded.
  *
  * <p>Files of a monitor step labelled {@code monitor} in the run directory: {@code monitor.json} (state and live

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
 
 /**
  * A run directory as its {@code run.json} describes it, read once, typed and format-checked: what the console,
- * the HTML report, {@code compare}, the SLA matrix, the window's history and its rankings show. LatencyLab's own
+ * the HTML report, {@code compare}, the SLO matrix, the window's history and its rankings show. LatencyLab's own
  * runs (formats 1 to {@value RunFiles#FORMAT}) and runs imported from other tools ({@link Imported}) read alike.
  * Nothing here is recomputed: every figure is the one the run concluded with. The requests themselves stay on disk
  * and are streamed on demand ({@link #forEachRequest}).

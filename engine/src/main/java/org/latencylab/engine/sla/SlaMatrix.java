@@ -20,7 +20,7 @@ public record SlaMatrix(List<Cell> cells) {
     /** @throws IllegalArgumentException when there is no cell */
     public SlaMatrix {
         if (cells == null || cells.isEmpty()) {
-            throw new IllegalArgumentException("an SLA matrix needs at least one cell, e.g. e2e:p99:2000");
+            throw new IllegalArgumentException("an SLO matrix needs at least one cell, e.g. e2e:p99:2000");
         }
         cells = List.copyOf(cells);
     }
@@ -37,10 +37,10 @@ public record SlaMatrix(List<Cell> cells) {
         /** @throws IllegalArgumentException on a non-positive limit or a latency cell without percentile */
         public Cell {
             if (!(limit > 0)) {
-                throw new IllegalArgumentException("SLA cell " + metric + ": the limit must be > 0, was " + limit);
+                throw new IllegalArgumentException("SLO cell " + metric + ": the limit must be > 0, was " + limit);
             }
             if (!TOKENS_PER_S.equals(metric) && percentile == null) {
-                throw new IllegalArgumentException("SLA cell " + metric + ": a latency cell needs a percentile");
+                throw new IllegalArgumentException("SLO cell " + metric + ": a latency cell needs a percentile");
             }
         }
 
@@ -54,7 +54,7 @@ public record SlaMatrix(List<Cell> cells) {
         public static Cell parse(String text) {
             String[] p = text.strip().split(":");
             if (p.length != 3) {
-                throw new IllegalArgumentException("SLA cell '" + text + "' must be METRIC:pNN:MAX_MS (e.g."
+                throw new IllegalArgumentException("SLO cell '" + text + "' must be METRIC:pNN:MAX_MS (e.g."
                         + " e2e:p99:2000) or " + TOKENS_PER_S + ":min:TOKENS_PER_S");
             }
             String metric = p[0].strip().toLowerCase(Locale.ROOT);
@@ -62,11 +62,11 @@ public record SlaMatrix(List<Cell> cells) {
             try {
                 limit = Double.parseDouble(p[2].strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("SLA cell '" + text + "': '" + p[2] + "' is not a number");
+                throw new IllegalArgumentException("SLO cell '" + text + "': '" + p[2] + "' is not a number");
             }
             if (TOKENS_PER_S.equals(metric) || "tokens_per_s".equals(metric)) {
                 if (!p[1].strip().equalsIgnoreCase("min")) {
-                    throw new IllegalArgumentException("SLA cell '" + text + "': throughput takes 'min', e.g. "
+                    throw new IllegalArgumentException("SLO cell '" + text + "': throughput takes 'min', e.g. "
                             + TOKENS_PER_S + ":min:20");
                 }
                 return new Cell(TOKENS_PER_S, null, limit);
@@ -74,13 +74,13 @@ public record SlaMatrix(List<Cell> cells) {
             org.latencylab.engine.stats.Metric.fromId(metric);
             String q = p[1].strip().toLowerCase(Locale.ROOT);
             if (!q.startsWith("p")) {
-                throw new IllegalArgumentException("SLA cell '" + text + "': the percentile is written pNN, e.g. p99");
+                throw new IllegalArgumentException("SLO cell '" + text + "': the percentile is written pNN, e.g. p99");
             }
             double pct;
             try {
                 pct = Double.parseDouble(q.substring(1));
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("SLA cell '" + text + "': '" + p[1] + "' is not a percentile");
+                throw new IllegalArgumentException("SLO cell '" + text + "': '" + p[1] + "' is not a percentile");
             }
             return new Cell(metric, pct, limit);
         }

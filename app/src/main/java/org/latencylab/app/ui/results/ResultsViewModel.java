@@ -7,6 +7,7 @@ import javafx.beans.property.ReadOnlyStringProperty;
 import javafx.beans.property.ReadOnlyStringWrapper;
 import javafx.collections.FXCollections;
 import javafx.collections.ObservableList;
+import org.latencylab.app.report.TierStatement;
 import org.latencylab.app.report.Units;
 import org.latencylab.engine.experiment.SweepRunner;
 import org.latencylab.engine.run.RunResult;
@@ -255,22 +256,12 @@ public final class ResultsViewModel {
 
     /**
      * @param s a step outcome, or null
-     * @return the tier badge text: {@code Tier-1 (P95 TTFT 212 ms)}, or why there is no pooled tier
+     * @return the tier badge text: the step's {@link TierStatement}, e.g. {@code Tier-1 (P95 TTFT 212 ms)}, with
+     *         {@code · live} while the step runs
      */
     public static String tierText(RunResult.StepOutcome s) {
-        if (s == null || s.stats() == null) {
-            return "–";
-        }
-        if (s.spec() != null && !s.spec().tierPooled()) {
-            return "judged per context length (no pooled tier)";
-        }
-        StatsReport r = s.stats();
-        if (s.stepTier() == null) {
-            return "–";
-        }
-        return s.stepTier().name() + " (P95 " + MetricGlossary.displayName(r.tierMetric()) + " "
-                + r.summary(r.tierMetric()).map(m -> Units.ms(m.pMillis(95.0))).orElse("–") + ")"
-                + (s.live() ? " · live" : "");
+        String statement = TierStatement.of(s); // the steps table's, the console's and the report's words
+        return s != null && s.live() && !TierStatement.NONE.equals(statement) ? statement + " · live" : statement;
     }
 
     private static String countsText(StatsReport r) {

@@ -1,5 +1,6 @@
 package org.latencylab.app.ui.steps;
 
+import org.latencylab.app.report.TierStatement;
 import org.latencylab.app.report.Units;
 import org.latencylab.app.ui.results.MetricGlossary;
 import org.latencylab.engine.run.RunResult;
@@ -20,7 +21,7 @@ import java.util.Locale;
  * @param p50      P50 of the step's tier metric with its unit, or "–"
  * @param p95      P95 of the step's tier metric with its unit, or "–"
  * @param rate     load steps: target and achieved rate in req/s; grids: cells run; else "–"
- * @param tier     tier and the metric it was judged on, or "–"
+ * @param tier     the step's tier statement ({@link TierStatement}), or "–"
  * @param slo      SLO verdicts ({@code PASS}/{@code FAIL} with compliance), "not judged" for sweeps and grids, or
  *                 "no SLO"
  */
@@ -49,7 +50,7 @@ public record StepRow(String label, String type, String requests, String p50, St
         } else if (s.result() instanceof GridResult g) {
             rate = g.cells().size() + " of " + g.rowValues().size() * g.columnValues().size() + " cells";
         }
-        String tier = r.tier() == null ? "–" : r.tier().name() + " (P95 " + MetricGlossary.displayName(metric) + ")";
+        String tier = TierStatement.of(s); // the header's, the console's and the report's words
         String slo;
         if (r.sloResults().isEmpty()) {
             slo = "sweep".equals(s.type()) || "grid".equals(s.type()) ? "not judged" : "no SLO";

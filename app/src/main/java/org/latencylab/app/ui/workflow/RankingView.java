@@ -94,7 +94,7 @@ public final class RankingView {
         monitor.setId("monitorButton");
         monitor.setMinWidth(javafx.scene.layout.Region.USE_PREF_SIZE);
         monitor.setTooltip(Controls.tip("Probe every chosen endpoint at a low rate for a long time: hourly and daily"
-                + " histograms, SLA attainment, a live ranking (monitor.json)"));
+                + " histograms, SLO attainment, a live ranking (monitor.json)"));
         monitor.setOnAction(e -> vm.startMonitor());
         FlowPane form = new FlowPane(8, 6, new Label("requests per endpoint"), requests, new Label("prompt tokens"),
                 prompt, new Label("SLO: TTFT ≤ [ms] (P95)"), slo, rank, new Label("  or monitor: every [s]"), interval,
@@ -139,19 +139,19 @@ public final class RankingView {
         cells.textProperty().bindBidirectional(vm.slaCellsProperty());
         Button judge = new Button("Judge run on screen");
         judge.setId("judgeSla");
-        judge.setTooltip(Controls.tip("Judge every step of the run on screen against these SLA cells (from its"
+        judge.setTooltip(Controls.tip("Judge every step of the run on screen against these SLO cells (from its"
                 + " run.json): METRIC:pNN:MAX_MS or output_tokens_per_s:min:N, comma-separated"));
         judge.setOnAction(e -> vm.judgeSla());
         Label verdict = new Label();
         verdict.setId("slaVerdict");
         verdict.setWrapText(true);
         verdict.textProperty().bind(vm.slaVerdictProperty());
-        budget.add(new Label("SLA matrix"), 0, 2);
+        budget.add(new Label("SLO matrix"), 0, 2);
         budget.add(cells, 1, 2, 4, 1);
         budget.add(judge, 5, 2);
         budget.add(verdict, 0, 3, 6, 1);
         TitledPane budgetPane = new TitledPane("SLO budget: model SLO = (SLA P95 − infrastructure P95) × (1 − margin);"
-                + " SLA matrix",
+                + " SLO matrix",
                 budget);
         budgetPane.setCollapsible(false);
 

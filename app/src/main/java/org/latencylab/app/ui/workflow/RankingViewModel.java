@@ -350,18 +350,18 @@ public final class RankingViewModel {
         return true;
     }
 
-    /** @return SLA matrix cells, comma-separated {@code METRIC:pNN:MAX_MS} or {@code output_tokens_per_s:min:N} */
+    /** @return SLO matrix cells, comma-separated {@code METRIC:pNN:MAX_MS} or {@code output_tokens_per_s:min:N} */
     public StringProperty slaCellsProperty() {
         return slaCells;
     }
 
-    /** @return the SLA matrix verdict of the run on screen: one line per step, pass/fail per cell */
+    /** @return the SLO matrix verdict of the run on screen: one line per step, pass/fail per cell */
     public ReadOnlyStringProperty slaVerdictProperty() {
         return slaVerdict.getReadOnlyProperty();
     }
 
     /**
-     * Judges the run on screen against the SLA matrix in the background (reads its {@code run.json}).
+     * Judges the run on screen against the SLO matrix in the background (reads its {@code run.json}).
      *
      * @return false (with the reason in the verdict) when the cells are malformed or no finished run is on screen
      */
@@ -380,7 +380,7 @@ public final class RankingViewModel {
             slaVerdict.set("no finished run on screen to judge");
             return false;
         }
-        executor.submit("SLA matrix", () -> matrix.judge(org.latencylab.engine.results.RunDocument.read(dir,
+        executor.submit("SLO matrix", () -> matrix.judge(org.latencylab.engine.results.RunDocument.read(dir,
                 org.latencylab.engine.scenario.StepCatalog.types())), rows -> {
             StringBuilder sb = new StringBuilder();
             for (org.latencylab.engine.sla.SlaMatrix.Row row : rows) {
@@ -395,7 +395,7 @@ public final class RankingViewModel {
                 sb.append('\n');
             }
             slaVerdict.set(sb.toString().strip());
-        }, (Throwable t) -> slaVerdict.set("SLA matrix failed: " + UiExecutor.describe(t)));
+        }, (Throwable t) -> slaVerdict.set("SLO matrix failed: " + UiExecutor.describe(t)));
         return true;
     }
 

@@ -121,7 +121,8 @@ class ResultsViewModelTest {
         assertThat(sw.fitP50()).isNotNull();
         assertThat(sw.fitP50().withOffset()).isTrue();
         assertThat(ui.call(() -> results.fitProperty().get())).isEqualTo(sw.fitMessage());
-        assertThat(ui.call(() -> results.tierProperty().get())).isEqualTo("judged per context length (no pooled tier)");
+        assertThat(ui.call(() -> results.tierProperty().get())).isEqualTo("per context length (P95 TTFT): 128 tokens"
+                + " sluggish, 512 tokens sluggish, 2048 tokens sluggish, 8192 tokens sluggish");
         assertThat(ui.call(() -> List.copyOf(results.rows()))).extracting(SummaryRow::name)
                 .containsExactly("sweep-128", "sweep-512", "sweep-2048", "sweep-8192");
 
