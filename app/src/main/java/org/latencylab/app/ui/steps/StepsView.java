@@ -170,10 +170,18 @@ public final class StepsView {
         }
     }
 
-    /** Puts both charts and the (hidden while empty) steps table into the panel, each once. */
+    /**
+     * Puts the steps table into the panel, and both load charts when the run has load seconds (or a load or grid
+     * step is expected): a probe or sweep has none, and its steps table shows without two empty charts above it.
+     */
     private void complete() {
-        addLatencyChart();
-        addRateChart();
+        boolean load = vm.chartsExpectedProperty().get() || !vm.secondsProperty().get().isEmpty()
+                || vm.gridProperty().get() != null;
+        show(loadBox, load);
+        if (load) {
+            addLatencyChart();
+            addRateChart();
+        }
         if (table.getParent() == null) {
             root.getChildren().add(table);
         }
@@ -305,6 +313,8 @@ public final class StepsView {
         header.setTooltip(Controls.tip(help));
         c.setGraphic(header);
         c.setPrefWidth(w);
+        // a column keeps room for its header ("Type" was cut to "Ty…" when the wider columns took the width)
+        c.setMinWidth(12 + 9.0 * name.length() + 16); // padding, about 9 px a character of the bold header, sort arrow
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
         return c;
     }
