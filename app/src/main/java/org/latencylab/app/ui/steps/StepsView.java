@@ -114,6 +114,9 @@ public final class StepsView {
         loadBox.setPrefWidth(600);
         gridBox.setPrefWidth(420);
         VBox.setVgrow(charts2, Priority.ALWAYS);
+        // with neither load charts nor a heatmap (a probe or sweep run) the row takes no height above the table
+        charts2.visibleProperty().bind(loadBox.visibleProperty().or(gridBox.visibleProperty()));
+        charts2.managedProperty().bind(charts2.visibleProperty());
         // The charts and the steps table join the panel one by one (complete()): a run with a load or grid step
         // shows the panel when it starts, before its traffic, and builds it over several pulses (the
         // CSS and first layout of a ChartFX chart, or of a table with its header, took tens of milliseconds of the
@@ -158,6 +161,7 @@ public final class StepsView {
 
     /** Puts the latency chart into the panel (once). */
     private void addLatencyChart() {
+        show(loadBox, true); // hidden after a run without load seconds
         if (latency.chart().getParent() == null) {
             charts.add(latency.chart(), 0, 0);
         }
@@ -165,6 +169,7 @@ public final class StepsView {
 
     /** Puts the rate chart beside the latency chart (once). */
     private void addRateChart() {
+        show(loadBox, true); // hidden after a run without load seconds
         if (rates.chart().getParent() == null) {
             charts.add(rates.chart(), 1, 0);
         }
