@@ -185,9 +185,7 @@ public final class MainView {
             boolean shown = split.getItems().contains(steps.root());
             if (steps.root().isVisible() && !shown) {
                 split.getItems().add(0, steps.root());
-                RunResult.StepOutcome step = vm.results().stepProperty().get();
-                split.setDividerPositions(step != null
-                        && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(step.type()) ? 0.3 : 0.45);
+                split.setDividerPositions(stepsShare(vm.results().layoutProperty().get()));
             } else if (!steps.root().isVisible() && shown) {
                 split.getItems().remove(steps.root());
             }
@@ -195,14 +193,25 @@ public final class MainView {
         steps.root().visibleProperty().addListener((o, a, b) -> layout.run());
         layout.run();
         // a server benchmark's own panel (in the results view) needs more room than its variants' load charts
-        vm.results().stepProperty().addListener((o, a, s) -> {
-            boolean was = a != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(a.type());
-            boolean bench = s != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(s.type());
-            if (bench != was && split.getItems().size() == 2) {
-                split.setDividerPositions(bench ? 0.3 : 0.45);
+        vm.results().layoutProperty().addListener((o, a, l) -> {
+            if (split.getItems().size() == 2 && stepsShare(a) != stepsShare(l)) {
+                split.setDividerPositions(stepsShare(l));
             }
         });
         return split;
+    }
+
+    /**
+     * @param layout the Results layout of the step shown
+     * @return the share of the Results tab's height the steps panel takes: most for load charts, less beside a
+     *     server benchmark's own panel, and only its table's rows for a probe, sweep or transports step
+     */
+    private static double stepsShare(org.latencylab.app.ui.results.ResultsLayout layout) {
+        if (layout == org.latencylab.app.ui.results.ResultsLayout.SERVER_BENCH) {
+            return 0.3;
+        }
+        return layout.shows(org.latencylab.app.ui.results.ResultsLayout.Panel.LOAD_SECONDS)
+                || layout == org.latencylab.app.ui.results.ResultsLayout.EMPTY ? 0.45 : 0.2;
     }
 
     /** Asks for a scenario file and runs it. */

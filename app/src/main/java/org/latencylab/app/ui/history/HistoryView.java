@@ -145,7 +145,23 @@ public final class HistoryView {
             javafx.scene.layout.HBox top = new javafx.scene.layout.HBox(6, title, status);
             javafx.scene.layout.HBox.setHgrow(title, Priority.SOMETIMES);
             title.setMinWidth(40);
+            // both lines wrap inside the list's width instead of running out of it (the endpoint's address made
+            // the detail line wider than the sidebar); the tooltip gives the entry whole
+            title.setWrapText(true);
+            detail.setWrapText(true);
+            detail.setMinHeight(Region.USE_PREF_SIZE);
+            title.setMinHeight(Region.USE_PREF_SIZE);
             box = new VBox(1, top, detail);
+            // the cell asks for no more width than the list has, so its labels wrap rather than scroll sideways
+            setPrefWidth(0);
+            // a wrapping label's height is computed from its preferred width: give it the cell's, which the list
+            // sets to its own width, so the cell is as tall as the wrapped lines
+            widthProperty().addListener((o, was, w) -> {
+                double inner = Math.max(40, w.doubleValue() - snappedLeftInset() - snappedRightInset());
+                detail.setPrefWidth(inner);
+                top.setPrefWidth(inner);
+                requestLayout();
+            });
         }
 
         @Override
@@ -163,6 +179,10 @@ public final class HistoryView {
             status.setManaged(status.isVisible());
             detail.setText(e.detail());
             setGraphic(box);
+            String whole = e.title() + "\n" + e.detail();
+            if (getTooltip() == null || !whole.equals(getTooltip().getText())) {
+                setTooltip(Controls.tip(whole));
+            }
         }
     }
 

@@ -127,9 +127,10 @@ public final class ResultsView {
         });
         yScale.setTooltip(tip("Percentile axis: P50, P90, P99, P99.9 evenly spaced so the tail is visible"));
         yScale.valueProperty().addListener((o, a, b) -> rebuildCdf());
-        HBox header = new HBox(12, title, tierBadge, slo, errors);
+        // the header's parts wrap onto a second line in a narrow window rather than each being cut to "…"
+        javafx.scene.layout.FlowPane header = new javafx.scene.layout.FlowPane(12, 2,
+                whole(title), whole(tierBadge), whole(slo), whole(errors));
         header.setPadding(new Insets(6, 8, 2, 8));
-        HBox.setHgrow(errors, Priority.NEVER);
         ChoiceBox<String> steps = new ChoiceBox<>(vm.stepLabels());
         steps.setId("stepChoice");
         steps.setTooltip(tip("The step of the run whose results are shown"));
@@ -143,7 +144,20 @@ public final class ResultsView {
                 steps.setValue(b.label());
             }
         });
-        HBox sub = new HBox(12, new Label("Step:"), steps, new Label("CDF:"), yScale, fit);
+        // a selector is never narrower than its longest choice: "Step:" showed "s…" when the row was short of room
+        steps.setMinWidth(Region.USE_PREF_SIZE);
+        yScale.setMinWidth(Region.USE_PREF_SIZE);
+        HBox stepBox = new HBox(4, whole(new Label("Step:")), steps);
+        HBox scaleBox = new HBox(4, whole(new Label("CDF:")), yScale);
+        stepBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        scaleBox.setAlignment(javafx.geometry.Pos.CENTER_LEFT);
+        javafx.scene.layout.FlowPane selectors = new javafx.scene.layout.FlowPane(12, 2, stepBox, scaleBox);
+        // the fit's statement is long (α with two intervals, R², n): it wraps below the selectors, never cut
+        fit.setWrapText(true);
+        fit.setMinHeight(Region.USE_PREF_SIZE);
+        fit.visibleProperty().bind(vm.fitProperty().isNotEmpty());
+        fit.managedProperty().bind(fit.visibleProperty());
+        VBox sub = new VBox(2, selectors, fit);
         sub.setPadding(new Insets(0, 8, 4, 8));
         Label trust = new Label();
         trust.textProperty().bind(vm.trustProperty());
@@ -174,7 +188,7 @@ public final class ResultsView {
             grid.getColumnConstraints().add(cc);
             columns.add(cc);
         }
-        showSweep(false);
+        applyLayout(ResultsLayout.EMPTY);
         javafx.scene.layout.RowConstraints rc = new javafx.scene.layout.RowConstraints();
         rc.setVgrow(Priority.ALWAYS);
         grid.getRowConstraints().add(rc);
@@ -197,6 +211,7 @@ public final class ResultsView {
         split.setDividerPositions(0.58);
         root.setCenter(split);
         vm.stepProperty().addListener((o, a, d) -> redraw(d));
+        vm.layoutProperty().addListener((o, a, l) -> applyLayout(l));
         vm.transportsSoFarProperty().addListener((o, a, b) -> showTransports(vm.stepProperty().get()));
     }
 
@@ -235,7 +250,7 @@ public final class ResultsView {
             liveFilled = data;
         }
         ResultCharts.fill(sweep, d != null && d.result() instanceof SweepRunner.SweepResult sw ? sw : null);
-        showSweep(d != null && d.result() instanceof SweepRunner.SweepResult);
+        applyLayout(vm.layoutProperty().get());
         showTransports(d);
         boolean bench = d != null && org.latencylab.engine.server.ServerBenchSpec.TYPE.equals(d.type());
         if (bench) {
@@ -313,18 +328,34 @@ public final class ResultsView {
         return r == null ? StatsSettings.DEFAULTS.tierTable() : r.spec().stats().tierTable();
     }
 
-    /** Gives the sweep chart its third of the width only when there is a sweep to show (no empty panel). */
-    private void showSweep(boolean show) {
-        if (sweepShown != null && sweepShown == show) {
+    /**
+     * Shows the charts of the step's layout and only those (no empty panel): a sweep its CDF per length and, in the
+     * wider column, its fit chart with band and extrapolation (its legend states each fit); a probe, load step or
+     * grid the CDF and TTFT over time side by side. The transports and server-bench panels replace the grid (see
+     * {@link #showTransports}, {@link #redraw}).
+     */
+    private void applyLayout(ResultsLayout layout) {
+        boolean sweepOn = layout.shows(ResultsLayout.Panel.SWEEP);
+        boolean timeOn = layout.shows(ResultsLayout.Panel.TIME);
+        if (sweepShown != null && sweepShown == sweepOn && time.chart().isVisible() == timeOn) {
             return; // no layout pass when nothing changes
         }
-        sweepShown = show;
-        sweep.chart().setVisible(show);
-        sweep.chart().setManaged(show);
-        double w = show ? 100.0 / 3 : 50;
-        columns.get(0).setPercentWidth(w);
-        columns.get(1).setPercentWidth(w);
-        columns.get(2).setPercentWidth(show ? 100.0 / 3 : 0);
+        sweepShown = sweepOn;
+        sweep.chart().setVisible(sweepOn);
+        sweep.chart().setManaged(sweepOn);
+        time.chart().setVisible(timeOn);
+        time.chart().setManaged(timeOn);
+        double cdfWidth = sweepOn && !timeOn ? 40 : sweepOn ? 100.0 / 3 : timeOn ? 50 : 100;
+        double timeWidth = timeOn ? (sweepOn ? 100.0 / 3 : 50) : 0;
+        columns.get(0).setPercentWidth(cdfWidth);
+        columns.get(1).setPercentWidth(timeWidth);
+        columns.get(2).setPercentWidth(sweepOn ? 100 - cdfWidth - timeWidth : 0);
+    }
+
+    /** @param l a label of the header @return it, never narrower than its text (a row that lacks room wraps) */
+    private static Label whole(Label l) {
+        l.setMinWidth(Region.USE_PREF_SIZE);
+        return l;
     }
 
     /** @param t chart theme (light or dark) applied to every chart */
@@ -455,6 +486,8 @@ public final class ResultsView {
         header.setTooltip(tip(help));
         c.setGraphic(header);
         c.setPrefWidth(w);
+        // a column keeps room for its header ("max" was cut to "…" when the percentile columns took the width)
+        c.setMinWidth(Math.min(w, 12 + 9.0 * name.length() + 16));
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
         c.setCellFactory(col -> new TableCell<>() {
             @Override

@@ -47,6 +47,20 @@ public final class ResultsViewModel {
     private final javafx.beans.property.ReadOnlyObjectWrapper<org.latencylab.engine.transport.TransportsResult>
             transportsSoFar = new javafx.beans.property.ReadOnlyObjectWrapper<>();
     private boolean clientSaturated;
+    private final ReadOnlyObjectWrapper<ResultsLayout> layout = new ReadOnlyObjectWrapper<>(ResultsLayout.EMPTY);
+
+    /** Keeps {@link #layoutProperty()} the layout of the step shown. */
+    public ResultsViewModel() {
+        step.addListener((o, a, b) -> layout.set(ResultsLayout.of(b)));
+    }
+
+    /**
+     * @return the Results layout of the step shown ({@link ResultsLayout#of}): which panels the view shows, so that
+     *     none is shown empty for data the step's experiment cannot have; {@link ResultsLayout#EMPTY} before any step
+     */
+    public ReadOnlyObjectProperty<ResultsLayout> layoutProperty() {
+        return layout.getReadOnlyProperty();
+    }
 
     /**
      * Takes the cells of a running transports step that have ended (the engine's {@code TransportsProgress}), so the

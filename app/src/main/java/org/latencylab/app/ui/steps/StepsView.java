@@ -114,6 +114,9 @@ public final class StepsView {
         loadBox.setPrefWidth(600);
         gridBox.setPrefWidth(420);
         VBox.setVgrow(charts2, Priority.ALWAYS);
+        // with neither load charts nor a heatmap (a probe or sweep run) the row takes no height above the table
+        charts2.visibleProperty().bind(loadBox.visibleProperty().or(gridBox.visibleProperty()));
+        charts2.managedProperty().bind(charts2.visibleProperty());
         // The charts and the steps table join the panel one by one (complete()): a run with a load or grid step
         // shows the panel when it starts, before its traffic, and builds it over several pulses (the
         // CSS and first layout of a ChartFX chart, or of a table with its header, took tens of milliseconds of the
@@ -158,6 +161,7 @@ public final class StepsView {
 
     /** Puts the latency chart into the panel (once). */
     private void addLatencyChart() {
+        show(loadBox, true); // hidden after a run without load seconds
         if (latency.chart().getParent() == null) {
             charts.add(latency.chart(), 0, 0);
         }
@@ -165,15 +169,24 @@ public final class StepsView {
 
     /** Puts the rate chart beside the latency chart (once). */
     private void addRateChart() {
+        show(loadBox, true); // hidden after a run without load seconds
         if (rates.chart().getParent() == null) {
             charts.add(rates.chart(), 1, 0);
         }
     }
 
-    /** Puts both charts and the (hidden while empty) steps table into the panel, each once. */
+    /**
+     * Puts the steps table into the panel, and both load charts when the run has load seconds (or a load or grid
+     * step is expected): a probe or sweep has none, and its steps table shows without two empty charts above it.
+     */
     private void complete() {
-        addLatencyChart();
-        addRateChart();
+        boolean load = vm.chartsExpectedProperty().get() || !vm.secondsProperty().get().isEmpty()
+                || vm.gridProperty().get() != null;
+        show(loadBox, load);
+        if (load) {
+            addLatencyChart();
+            addRateChart();
+        }
         if (table.getParent() == null) {
             root.getChildren().add(table);
         }
@@ -305,6 +318,8 @@ public final class StepsView {
         header.setTooltip(Controls.tip(help));
         c.setGraphic(header);
         c.setPrefWidth(w);
+        // a column keeps room for its header ("Type" was cut to "Ty…" when the wider columns took the width)
+        c.setMinWidth(12 + 9.0 * name.length() + 16); // padding, about 9 px a character of the bold header, sort arrow
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
         return c;
     }
