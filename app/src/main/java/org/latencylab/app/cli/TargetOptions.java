@@ -58,6 +58,11 @@ final class TargetOptions {
                     + "one unrecorded 1-token generation request (billed like any request on a paid API)")
     boolean coldConnections;
 
+    @Option(names = "--trace",
+            description = "every request carries a W3C traceparent header (new trace and span id each), kept as"
+                    + " trace_id and span_id in requests.jsonl; a tracestate header of the endpoint is passed through")
+    boolean trace;
+
     @Option(names = {"-o", "--out"}, paramLabel = "DIR", description = "run directory (default: runs/<timestamp>-<name>)")
     Path out;
 
@@ -163,7 +168,7 @@ final class TargetOptions {
             throw new IllegalArgumentException("--retries must be >= 0, was " + retries);
         }
         return ClientOptions.DEFAULTS.withTotalTimeout(total).withMaxRetries(retries)
-                .withColdConnections(coldConnections);
+                .withColdConnections(coldConnections).withTrace(trace);
     }
 
     /**

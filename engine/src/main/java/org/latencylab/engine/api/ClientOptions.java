@@ -23,15 +23,19 @@ import java.time.Duration;
  *                         measured request pays connect or TLS time; true: measured requests open the connections
  *                         they need, and that time is inside their TTFT and E2E. Connect, TLS and DNS times are
  *                         always recorded on their own.
+ * @param trace            whether every request carries a W3C Trace Context {@code traceparent} header
+ *                         (https://www.w3.org/TR/trace-context/) with a new trace id and span id, recorded in its
+ *                         {@link RequestRecord} ({@code trace_id}, {@code span_id}); a {@code tracestate} header set on
+ *                         the endpoint is passed through unchanged
  * @throws IllegalArgumentException on a negative duration or retry count
  */
 public record ClientOptions(Duration connectTimeout, Duration firstByteTimeout, Duration idleTimeout,
                             Duration totalTimeout, int maxRetries, Duration retryBaseDelay, boolean keepText,
-                            boolean includeUsage, boolean coldConnections) {
+                            boolean includeUsage, boolean coldConnections, boolean trace) {
 
     /** Defaults: connect 10 s, first byte 60 s, idle 60 s, total 300 s, no retries, base delay 500 ms. */
     public static final ClientOptions DEFAULTS = new ClientOptions(Duration.ofSeconds(10), Duration.ofSeconds(60),
-            Duration.ofSeconds(60), Duration.ofSeconds(300), 0, Duration.ofMillis(500), true, true, false);
+            Duration.ofSeconds(60), Duration.ofSeconds(300), 0, Duration.ofMillis(500), true, true, false, false);
 
     public ClientOptions {
         check("connectTimeout", connectTimeout);
@@ -44,6 +48,20 @@ public record ClientOptions(Duration connectTimeout, Duration firstByteTimeout, 
         }
     }
 
+    /** As the canonical constructor with tracing off. */
+    public ClientOptions(Duration connectTimeout, Duration firstByteTimeout, Duration idleTimeout,
+                         Duration totalTimeout, int maxRetries, Duration retryBaseDelay, boolean keepText,
+                         boolean includeUsage, boolean coldConnections) {
+        this(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries, retryBaseDelay, keepText,
+                includeUsage, coldConnections, false);
+    }
+
+    /** @param on whether requests carry a {@code traceparent} header @return a copy */
+    public ClientOptions withTrace(boolean on) {
+        return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries,
+                retryBaseDelay, keepText, includeUsage, coldConnections, on);
+    }
+
     private static void check(String name, Duration d) {
         if (d == null || d.isNegative()) {
             throw new IllegalArgumentException(name + " must be a duration >= 0, was " + d);
@@ -53,24 +71,24 @@ public record ClientOptions(Duration connectTimeout, Duration firstByteTimeout, 
     /** @param retries max retries, >= 0 @return a copy with that many retries */
     public ClientOptions withMaxRetries(int retries) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, retries,
-                retryBaseDelay, keepText, includeUsage, coldConnections);
+                retryBaseDelay, keepText, includeUsage, coldConnections, trace);
     }
 
     /** @param total total limit @return a copy with that total timeout */
     public ClientOptions withTotalTimeout(Duration total) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, total, maxRetries,
-                retryBaseDelay, keepText, includeUsage, coldConnections);
+                retryBaseDelay, keepText, includeUsage, coldConnections, trace);
     }
 
     /** @param keep whether to keep text @return a copy */
     public ClientOptions withKeepText(boolean keep) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries,
-                retryBaseDelay, keep, includeUsage, coldConnections);
+                retryBaseDelay, keep, includeUsage, coldConnections, trace);
     }
 
     /** @param cold whether measured requests open their own connections @return a copy */
     public ClientOptions withColdConnections(boolean cold) {
         return new ClientOptions(connectTimeout, firstByteTimeout, idleTimeout, totalTimeout, maxRetries,
-                retryBaseDelay, keepText, includeUsage, cold);
+                retryBaseDelay, keepText, includeUsage, cold, trace);
     }
 }

@@ -65,6 +65,9 @@ import java.util.Objects;
  *                             answer, so TTFT and E2E measure the server's answer and not the dead connection
  * @param resendWastedNanos    time from the first send to the re-send (the failed attempt on the pooled
  *                             connection), ns, >= 0; 0 when not re-sent. Latencies from the intended start include it
+ * @param traceId              the W3C trace id (32 lower-case hex digits) the request carried in its {@code traceparent}
+ *                             header, or "" when tracing was off; never null
+ * @param spanId               the W3C parent span id (16 hex digits) of that header, or ""; never null
  */
 public record RequestRecord(
         long id, String label, Protocol protocol, int contextTokens, boolean stream,
@@ -77,7 +80,7 @@ public record RequestRecord(
         Outcome outcome, ErrorKind errorKind, String errorMessage,
         String outputText, String reasoningText, Map<String, Double> serverTimingsMs, String step, Phase phase,
         boolean streamHonoured, long firstChunkNanos, long capWaitNanos, Resend resend,
-        long resendWastedNanos) {
+        long resendWastedNanos, String traceId, String spanId) {
 
     /** Marks a timestamp that did not happen. */
     public static final long UNSET = Long.MIN_VALUE;
@@ -96,6 +99,8 @@ public record RequestRecord(
         capWaitNanos = Math.max(0, capWaitNanos);
         resend = resend == null ? Resend.NONE : resend;
         resendWastedNanos = resend == Resend.NONE ? 0 : Math.max(0, resendWastedNanos);
+        traceId = traceId == null ? "" : traceId;
+        spanId = spanId == null ? "" : spanId;
         if (outcome == Outcome.ERROR && errorKind == null) {
             throw new IllegalArgumentException("request " + id + ": an ERROR outcome needs an errorKind");
         }
@@ -265,6 +270,8 @@ public record RequestRecord(
         b.capWaitNanos = capWaitNanos;
         b.resend = resend;
         b.resendWastedNanos = resendWastedNanos;
+        b.traceId = traceId;
+        b.spanId = spanId;
         return b;
     }
 
@@ -312,6 +319,10 @@ public record RequestRecord(
         public Resend resend = Resend.NONE;
         /** First send to re-send, ns ({@link RequestRecord#resendWastedNanos}); 0 when not re-sent. */
         public long resendWastedNanos;
+        /** W3C trace id sent in {@code traceparent} ({@link RequestRecord#traceId}); "" when none. */
+        public String traceId = "";
+        /** W3C parent span id sent in {@code traceparent} ({@link RequestRecord#spanId}); "" when none. */
+        public String spanId = "";
 
         private Builder() {
         }
@@ -331,7 +342,7 @@ public record RequestRecord(
                     requestSentNanos, responseHeadersNanos, firstByteNanos, firstTokenNanos, firstContentNanos,
                     endNanos, tokens, inputTokens, outputTokens, outputTokenSource, attempts, rateLimitedAttempts,
                     httpStatus, outcome, errorKind, errorMessage, outputText, reasoningText, serverTimingsMs,
-                    step, phase, streamHonoured, firstChunkNanos, capWaitNanos, resend, resendWastedNanos);
+                    step, phase, streamHonoured, firstChunkNanos, capWaitNanos, resend, resendWastedNanos, traceId, spanId);
         }
     }
 }

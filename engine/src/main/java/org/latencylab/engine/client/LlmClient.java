@@ -358,6 +358,13 @@ public final class LlmClient implements AutoCloseable {
         PreparedRequests.Built built;
         try {
             built = requests.forSend(endpoint, request, adapter, key);
+            if (options.trace()) {
+                // a new trace context per request, added before the send stamp (taken in the attempt below)
+                TraceParent tp = TraceParent.random();
+                b.traceId = tp.traceId();
+                b.spanId = tp.spanId();
+                built = tp.applyTo(built);
+            }
             httpRequest = built.http();
         } catch (IOException | IllegalArgumentException e) {
             b.error(ErrorKind.PROTOCOL, "request for endpoint '" + endpoint.name() + "' could not be built: "

@@ -32,6 +32,7 @@ import java.util.Map;
  * connection was opened and completed; {@code cap_wait_ms}, the part of the dispatch lag spent waiting at the load
  * step's {@code maxInFlight} or {@code maxRateRps} cap, only when it waited there); {@code server_timings_ms} (what the server said
  * about itself); {@code stream_honoured: false} when a streaming request was answered with one complete body;
+ * {@code trace_id}, {@code span_id} (the W3C {@code traceparent} ids the request carried, when tracing was on);
  * {@code resend} (a {@link Resend} id) and {@code resend_wasted_ms} when the request was sent once more on a new
  * connection after its pooled one failed before any response byte ({@code t.first_send} is then the first attempt's
  * send and {@code t.send} the re-send's, from which TTFT and E2E count); {@code t}: raw timestamps in nanoseconds relative to the run start ({@code intended, send, dns_start,
@@ -102,6 +103,10 @@ public final class RequestJson {
         }
         if (!r.streamHonoured()) {
             g.writeBooleanField("stream_honoured", false);
+        }
+        if (!r.traceId().isEmpty()) {
+            g.writeStringField("trace_id", r.traceId());
+            g.writeStringField("span_id", r.spanId());
         }
         if (r.resent()) {
             g.writeStringField("resend", r.resend().id());
@@ -258,6 +263,8 @@ public final class RequestJson {
                 b.serverTimingsMs = m;
             }
             b.streamHonoured = o.path("stream_honoured").asBoolean(true);
+            b.traceId = o.path("trace_id").asText("");
+            b.spanId = o.path("span_id").asText("");
             b.capWaitNanos = Math.round(o.path("cap_wait_ms").asDouble(0) * 1e6);
             b.resend = Resend.fromId(o.path("resend").asText(""));
             long firstSend = abs(t, "first_send");

@@ -228,7 +228,7 @@ public final class RunFiles {
                     dur(c, "firstByteTimeout", d.firstByteTimeout()), dur(c, "idleTimeout", d.idleTimeout()),
                     dur(c, "totalTimeout", d.totalTimeout()), c.path("maxRetries").asInt(d.maxRetries()),
                     dur(c, "retryBaseDelay", d.retryBaseDelay()), d.keepText(), d.includeUsage(),
-                    c.path("coldConnections").asBoolean(d.coldConnections()));
+                    c.path("coldConnections").asBoolean(d.coldConnections()), c.path("trace").asBoolean(false));
             StatsSettings stats = spec.has("stats") ? MAPPER.treeToValue(spec.get("stats"), StatsSettings.class)
                     : StatsSettings.DEFAULTS;
             List<ExperimentSpec> experiments = new ArrayList<>();
@@ -466,6 +466,9 @@ public final class RunFiles {
         co.put("retryBaseDelay", DurationText.format(c.retryBaseDelay()));
         if (c.coldConnections()) {
             co.put("coldConnections", true);
+        }
+        if (c.trace()) {
+            co.put("trace", true);
         }
         o.set("stats", MAPPER.valueToTree(spec.stats()));
         o.put("tokenizer", spec.tokenizer());

@@ -46,7 +46,7 @@ import java.util.TreeSet;
  * ({@code {builtin: sim, profile: NAME|FILE, stamping: BOOL}} or
  * {@code {name, protocol, baseUrl, model, apiKeyEnv, headers, verifyTls}}), {@code client}
  * ({@code connectTimeout, firstByteTimeout, idleTimeout, totalTimeout} as durations like {@code 15s},
- * {@code maxRetries}, {@code retryBaseDelay}, {@code keepText}, {@code includeUsage}, {@code coldConnections}), {@code tierMetric},
+ * {@code maxRetries}, {@code retryBaseDelay}, {@code keepText}, {@code includeUsage}, {@code coldConnections}, {@code trace}), {@code tierMetric},
  * {@code tiers} ({@code [{name, maxMs}]}), {@code slos} ({@code [{metric, percentile, maxMs}]}),
  * {@code tokenizer}, {@code corpus}, {@code seed}, {@code experiments} (a list; {@code type} selects the kind:
  * {@code probe}, {@code sweep}, and every type added with {@link #registerType}).
@@ -65,7 +65,7 @@ public final class ScenarioLoader {
     private static final Set<String> ENDPOINT_FIELDS = Set.of("name", "protocol", "baseUrl", "model", "apiKeyEnv",
             "headers", "verifyTls");
     private static final Set<String> CLIENT_FIELDS = Set.of("connectTimeout", "firstByteTimeout", "idleTimeout",
-            "totalTimeout", "maxRetries", "retryBaseDelay", "keepText", "includeUsage", "coldConnections");
+            "totalTimeout", "maxRetries", "retryBaseDelay", "keepText", "includeUsage", "coldConnections", "trace");
 
     private final Map<String, Class<? extends ExperimentSpec>> types = new TreeMap<>();
     private final ObjectMapper strict;
@@ -247,7 +247,7 @@ public final class ScenarioLoader {
                     dur(n, "totalTimeout", d.totalTimeout()), intField(n, "maxRetries", d.maxRetries()),
                     dur(n, "retryBaseDelay", d.retryBaseDelay()), n.path("keepText").asBoolean(d.keepText()),
                     n.path("includeUsage").asBoolean(d.includeUsage()),
-                    n.path("coldConnections").asBoolean(d.coldConnections()));
+                    n.path("coldConnections").asBoolean(d.coldConnections()), n.path("trace").asBoolean(d.trace()));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
         }
