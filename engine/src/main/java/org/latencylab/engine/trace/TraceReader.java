@@ -56,6 +56,7 @@ public final class TraceReader implements Closeable {
     private final String logType;
     private final BufferedReader lines; // JSON Lines
     private final MappingIterator<String[]> rows; // CSV
+    private final boolean csvStartsWithJson;
     private int[] columns; // CSV: index of each required column, then Model, Log Type (-1 when absent)
     private long line;
     private long skipped;
@@ -72,10 +73,19 @@ public final class TraceReader implements Closeable {
         this.logType = logType;
         BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8);
         if (format == TraceFormat.MOONCAKE) {
+            this.csvStartsWithJson = false;
             this.lines = in;
             this.rows = null;
         } else {
             this.lines = null;
+            // a JSON line would fail the CSV parser with a message about separators: look first
+            in.mark(1 << 16);
+            int c = in.read();
+            while (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0xFEFF) {
+                c = in.read();
+            }
+            in.reset();
+            this.csvStartsWithJson = c == '{';
             this.rows = new CsvMapper().readerFor(String[].class).with(CsvParser.Feature.WRAP_AS_ARRAY)
                     .with(CsvParser.Feature.TRIM_SPACES).readValues(in);
         }
@@ -113,7 +123,8 @@ public final class TraceReader implements Closeable {
         } catch (NoSuchFileException e) {
             throw new TraceException(name + ": no such trace file");
         } catch (IOException | java.io.UncheckedIOException e) {
-            throw new TraceException(name + ": cannot read the trace: " + e.getMessage());
+            String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+            throw new TraceException(name + ": cannot read the trace: " + why);
         }
     }
 
@@ -136,16 +147,16 @@ public final class TraceReader implements Closeable {
             }
             return;
         }
+        if (csvStartsWithJson) {
+            throw new TraceException(name + ": line 1 is a JSON object, not a " + format.id()
+                    + " CSV header: it looks like a mooncake trace, give --format mooncake");
+        }
         if (!rows.hasNextValue()) {
             throw new TraceException(name + ": the trace file is empty: nothing to replay");
         }
         String[] header = rows.nextValue();
         line = 1;
         List<String> names = Arrays.stream(header).map(String::strip).toList();
-        if (!names.isEmpty() && names.get(0).startsWith("{")) {
-            throw new TraceException(name + ": line 1 is a JSON object, not a " + format.id()
-                    + " CSV header: it looks like a mooncake trace, give --format mooncake");
-        }
         columns = new int[format.requiredFields().size() + 2];
         List<String> missing = new ArrayList<>();
         for (int i = 0; i < format.requiredFields().size(); i++) {
