@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         versionProvider = LatencyLabCommand.Version.class,
         description = {"Measure, explain and compare the latency of LLM APIs and inference servers.",
                 "Without a command the desktop window opens."},
-        subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, SimCommand.class, CalibrateCommand.class,
+        subcommands = {RunCommand.class, ProbeCommand.class, SweepCommand.class, ReplayCommand.class, SimCommand.class, CalibrateCommand.class,
                 SummarizeCommand.class, ReportCommand.class, CompareCommand.class, ImportCommand.class,
                 LensCommand.class, SloCommand.class, CheckCasesCommand.class, DetectCommand.class, GuiCommand.class,
                 CommandLine.HelpCommand.class})

@@ -9,6 +9,8 @@ final class InFlight {
     final RequestTicket ticket;
     final boolean measured;
     volatile ScheduledFuture<?> deadline;
+    /** The replayed arrival it sends, or null; set before it is handed to its request thread. */
+    ArrivalFeed.Arrival arrival;
     private Thread thread;
     private boolean ended;
     private boolean cancelRequested;

@@ -117,6 +117,14 @@ final class LoadRun {
     }
 
     LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook) {
+        this(spec, label, ctx, launcher, hook, null);
+    }
+
+    /** The arrivals of a replay, or null when the rate profile draws them; read by the dispatcher thread only. */
+    final ArrivalFeed feed;
+
+    LoadRun(LoadSpec spec, String label, StepContext ctx, Executor launcher, FirstTokenHook hook, ArrivalFeed feed) {
+        this.feed = feed;
         this.overloadInFlight = TuningProperties.overloadInFlight(overloadInFlight(Runtime.getRuntime().maxMemory()));
         this.spec = spec;
         this.label = label;
@@ -443,11 +451,17 @@ final class LoadRun {
      * @param capWaitNanos  how long it waited at the step's caps after its intended start, ns (0: no caps)
      */
     InFlight newRequest(long intendedNanos, long capWaitNanos) {
+        return newRequest(intendedNanos, capWaitNanos, null);
+    }
+
+    /** @param arrival the replayed arrival it sends, or null for the step's own prompt */
+    InFlight newRequest(long intendedNanos, long capWaitNanos, ArrivalFeed.Arrival arrival) {
         Phase phase = intendedNanos < warmupEndNanos ? Phase.WARMUP
                 : intendedNanos >= cooldownStartNanos ? Phase.COOLDOWN : Phase.MEASURED;
-        RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label, spec.contextTokens(), intendedNanos,
-                phase, capWaitNanos);
+        RequestTicket ticket = new RequestTicket(ctx.nextRequestId(), label,
+                arrival != null ? arrival.promptTokens() : spec.contextTokens(), intendedNanos, phase, capWaitNanos);
         InFlight f = new InFlight(ticket, phase == Phase.MEASURED);
+        f.arrival = arrival;
         active.incrementAndGet();
         running.add(f);
         ctx.inFlight(+1);
@@ -468,8 +482,13 @@ final class LoadRun {
                             - System.nanoTime();
                     f.deadline = timer.schedule(() -> f.interrupt(true), Math.max(0, delay), TimeUnit.NANOSECONDS);
                 }
-                GenerationRequest request = sharedRequest != null ? sharedRequest
-                        : request(ctx.prompt(spec.contextTokens(), true));
+                ArrivalFeed.Arrival a = f.arrival;
+                // a replayed arrival carries its own lengths; its prompt is cold (unique), as a trace's requests are
+                // different texts, and a per-length cache of warm prompts would grow with the trace's lengths
+                GenerationRequest request = a != null
+                        ? new GenerationRequest(ctx.prompt(a.promptTokens(), true), a.promptTokens(),
+                                a.maxOutputTokens(), spec.stream(), Map.of())
+                        : sharedRequest != null ? sharedRequest : request(ctx.prompt(spec.contextTokens(), true));
                 // the first token is signalled only to a deadline that needs it: without a callback the client reads
                 // a stream in large pieces (fewer wake-ups; the stamps are the same)
                 record = hook.send(ctx, request, f.ticket, spec.firstTokenDeadline() != null ? f::firstToken : null);

@@ -83,6 +83,32 @@ public final class LoadStepRunner implements StepRunner<LoadSpec> {
     }
 
     /**
+     * Runs an open-loop step whose arrivals come from a feed (a trace replay) instead of its rate profile. The spec's
+     * rate profile still sizes the connections opened first and is the step's target rate (give the feed's mean
+     * rate); its duration and request count still end the step.
+     *
+     * @param spec    an open-loop load step
+     * @param label   label of its requests
+     * @param context the run's services
+     * @param feed    the arrivals, read on the step's dispatcher thread
+     * @return a {@link LoadResult}
+     * @throws IllegalArgumentException     when the spec is not an open loop
+     * @throws InterruptedException         when the calling thread is interrupted (in-flight requests are cancelled
+     *                                      and recorded first)
+     * @throws java.io.UncheckedIOException when the interval logs cannot be created in the run directory
+     */
+    public LoadResult runFed(LoadSpec spec, String label, StepContext context, ArrivalFeed feed)
+            throws InterruptedException {
+        Objects.requireNonNull(feed, "feed");
+        if (spec.mode() != LoadMode.OPEN) {
+            throw new IllegalArgumentException("a fed load step must be an open loop, was " + spec.mode());
+        }
+        context.openConnections(expectedInFlight(spec), spec.stream());
+        context.beforeClock();
+        return new LoadRun(spec, label == null ? "load" : label, context, launcher, hook, feed).execute();
+    }
+
+    /**
      * How many connections a load step should find open when it starts: its concurrency in a closed loop; in an open
      * loop the requests in flight at the peak rate if each took {@value #ASSUMED_LATENCY_MILLIS} ms (Little's law,
      * L = λ·W), at least 4 and at most 256 (more are opened on demand), never above {@code maxInFlight}.

@@ -59,14 +59,15 @@ final class OpenLoopDispatcher {
     }
 
     void dispatchOpen() {
-        ArrivalSchedule schedule = new ArrivalSchedule(run.profile, run.spec.arrival(),
+        ArrivalSchedule drawn = run.feed != null ? null : new ArrivalSchedule(run.profile, run.spec.arrival(),
                 run.spec.shape() == null ? 1 : run.spec.shape(), run.spec.seed());
+        java.util.function.LongSupplier schedule = drawn != null ? drawn::next : this::nextFed;
         long waitedOut = 0; // arrivals dropped because the duration ended while they waited at the in-flight cap
         // true from an arrival that had to wait at a cap until the dispatcher is early for one again: the arrivals
         // between were reached late because of the caps' queue, and their whole delay to the cap is the cap's
         boolean capBacklog = false;
         while (run.stopReason == null) {
-            long offset = schedule.next();
+            long offset = schedule.getAsLong();
             if (offset == Long.MAX_VALUE || offset >= run.endNanos - run.startNanos) {
                 if (waitedOut > 0) {
                     run.ctx.notice("load step '" + run.label + "': " + backlogNotice(waitedOut));
@@ -78,7 +79,7 @@ final class OpenLoopDispatcher {
             if (System.nanoTime() >= run.endNanos) {
                 // the duration ended while this arrival (and maybe more) waited at a cap: they were never sent
                 long backlog = 1;
-                while (schedule.next() < run.endNanos - run.startNanos) {
+                while (schedule.getAsLong() < run.endNanos - run.startNanos) {
                     backlog++;
                 }
                 for (long i = 0; i < backlog; i++) {
@@ -135,12 +136,32 @@ final class OpenLoopDispatcher {
             }
             long n = run.claimed.incrementAndGet();
             capBacklog |= capWaited || rateCapWaited;
-            launch(run.newRequest(intended, capBacklog ? System.nanoTime() - intended : 0));
+            launch(run.newRequest(intended, capBacklog ? System.nanoTime() - intended : 0, fed));
             if (n >= run.maxRequests) {
                 run.stop("requests");
                 return;
             }
         }
+    }
+
+    /** The arrival {@link #nextFed} returned last; the dispatcher thread's only. */
+    private ArrivalFeed.Arrival fed;
+
+    /**
+     * @return the feed's next offset ({@link #fed} holds its arrival), {@link Long#MAX_VALUE} when it has none left;
+     *         a feed that fails stops the step with its message
+     */
+    private long nextFed() {
+        try {
+            fed = run.feed.next();
+        } catch (RuntimeException e) {
+            fed = null;
+            String reason = "the arrivals could not be read further: " + e.getMessage();
+            if (run.stop(reason)) {
+                run.ctx.notice("load step '" + run.label + "': " + reason);
+            }
+        }
+        return fed == null ? Long.MAX_VALUE : fed.offsetNanos();
     }
 
     /**

@@ -41,7 +41,8 @@ final class SharedSchedule {
 
     /** @return whether this step shares its schedule with its request threads (see above) */
     boolean sharesSchedule() {
-        return run.launcher == null && run.inFlightCap == null && run.rateCapGapNanos == 0;
+        // a replay's arrivals carry their own lengths and come from a feed read by one thread: the dispatcher
+        return run.feed == null && run.launcher == null && run.inFlightCap == null && run.rateCapGapNanos == 0;
     }
 
     /**

@@ -29,10 +29,12 @@ import org.latencylab.engine.transport.TransportsRunner;
 import org.latencylab.engine.transport.TransportsSpec;
 import org.latencylab.engine.monitor.MonitorRunner;
 import org.latencylab.engine.monitor.MonitorSpec;
+import org.latencylab.engine.trace.ReplaySpec;
+import org.latencylab.engine.trace.ReplayStepRunner;
 
 /**
  * The composition root of step types: the one place that lists every experiment type LatencyLab knows (probe,
- * sweep, load, grid, server-bench, transports) with its spec, its runner and its result, for the scenario reader, the run engine and the
+ * sweep, load, grid, server-bench, transports, replay, ...) with its spec, its runner and its result, for the scenario reader, the run engine and the
  * reader of run directories alike, so they can never disagree. Thread-safe (returns new instances).
  */
 public final class StepCatalog {
@@ -50,7 +52,8 @@ public final class StepCatalog {
                 .registerType(TransportsSpec.TYPE, TransportsSpec.class)
                 .registerType(CompareEndpointsSpec.TYPE, CompareEndpointsSpec.class)
                 .registerType(BaselineSpec.TYPE, BaselineSpec.class)
-                .registerType(MonitorSpec.TYPE, MonitorSpec.class);
+                .registerType(MonitorSpec.TYPE, MonitorSpec.class)
+                .registerType(ReplaySpec.TYPE, ReplaySpec.class);
     }
 
     /** @return a run engine that runs every known experiment type */
@@ -64,7 +67,8 @@ public final class StepCatalog {
                 .register(TransportsSpec.class, new TransportsRunner())
                 .register(CompareEndpointsSpec.class, new CompareEndpointsRunner())
                 .register(BaselineSpec.class, new BaselineRunner())
-                .register(MonitorSpec.class, new MonitorRunner());
+                .register(MonitorSpec.class, new MonitorRunner())
+                .register(ReplaySpec.class, new ReplayStepRunner());
     }
 
     /** @return the step types as a reader of run directories needs them */
@@ -75,7 +79,8 @@ public final class StepCatalog {
                 GridSpec.TYPE, GridResult.class, ServerBenchSpec.TYPE, ServerBenchResult.class,
                 TransportsSpec.TYPE, TransportsResult.class,
                 CompareEndpointsSpec.TYPE, CompareEndpointsRunner.CompareResult.class,
-                BaselineSpec.TYPE, BaselineRunner.BaselineResult.class, MonitorSpec.TYPE, MonitorRunner.MonitorResult.class);
+                BaselineSpec.TYPE, BaselineRunner.BaselineResult.class, MonitorSpec.TYPE, MonitorRunner.MonitorResult.class,
+                ReplaySpec.TYPE, LoadResult.class);
         return new StepTypes() {
             @Override
             public ExperimentSpec spec(String file, String at, JsonNode node) {
