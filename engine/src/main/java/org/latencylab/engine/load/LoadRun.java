@@ -440,7 +440,7 @@ final class LoadRun {
                 capWait = System.nanoTime() - ready;
             }
         }
-        runRequest(newRequest(ready, capWait));
+        runRequest(newRequest(ready, capWait, null));
         return true;
     }
 
@@ -449,12 +449,8 @@ final class LoadRun {
     /**
      * @param intendedNanos the arrival's intended start, {@link System#nanoTime()}
      * @param capWaitNanos  how long it waited at the step's caps after its intended start, ns (0: no caps)
+     * @param arrival       the replayed arrival it sends (its own lengths), or null for the step's own prompt
      */
-    InFlight newRequest(long intendedNanos, long capWaitNanos) {
-        return newRequest(intendedNanos, capWaitNanos, null);
-    }
-
-    /** @param arrival the replayed arrival it sends, or null for the step's own prompt */
     InFlight newRequest(long intendedNanos, long capWaitNanos, ArrivalFeed.Arrival arrival) {
         Phase phase = intendedNanos < warmupEndNanos ? Phase.WARMUP
                 : intendedNanos >= cooldownStartNanos ? Phase.COOLDOWN : Phase.MEASURED;

@@ -151,7 +151,7 @@ final class SharedSchedule {
             giveUp();
             return;
         }
-        InFlight f = run.newRequest(intended, 0);
+        InFlight f = run.newRequest(intended, 0, null);
         settle();
         if (!handOff) {
             run.runRequest(f);
