@@ -43,6 +43,11 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--warm", description = "reuse the same prompt per length (prefix caches may help)")
     boolean warm;
 
+    @Option(names = "--tokenizer", paramLabel = "NAME", defaultValue = "cl100k_base",
+            description = "who counts prompt tokens: a jtokkit encoding (cl100k_base, o200k_base, ...) or 'server'"
+                    + " (the server's /tokenize; its usage.prompt_tokens when it has none) (default: ${DEFAULT-VALUE})")
+    String tokenizer;
+
     @Option(names = "--fit-offset", description = "fit c + a * n^alpha instead of a * n^alpha")
     boolean offset;
 
@@ -68,7 +73,7 @@ final class SweepCommand implements Callable<Integer> {
                 "contextTokens", "--lengths", "requestsPerLength", "--requests-per-length", "concurrency", "--concurrency",
                 "maxOutputTokens", "--max-tokens", "extrapolateTo", "--extrapolate", "warmup", "--warmup"));
         RunSpec run = new RunSpec("sweep", target.target(spec.commandLine().getErr()), target.client(), TargetOptions.stats(List.of()), List.of(sweep),
-                null, null, 42);
+                tokenizer, null, 42);
         return RunExecution.execute(run, target.out, target.overwrite, !target.noCharts, spec.commandLine().getOut(),
                 spec.commandLine().getErr());
     }

@@ -160,8 +160,6 @@ final class EngineRun implements StepContext {
                     .priority(Thread.NORM_PRIORITY) // whoever starts the run (see RequestThreads.PARSING_PRIORITY)
                     .start(this::sinkLoop);
             RunFiles.writeRunJson(dir, RunFiles.started(spec, startedAt, origin));
-            prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
-                    Long.toString(originNanos & 0xffffff, 36));
             if (spec.target().isSimulator()) {
                 boolean inProcess = spec.experiments().stream().anyMatch(ExperimentSpec::needsInProcessSimulator);
                 sim = SimulatorTarget.start(spec.target(), spec.seed(), inProcess);
@@ -172,6 +170,11 @@ final class EngineRun implements StepContext {
                 endpointDescription = sim.describe();
             } else {
                 endpoint = spec.target().endpoint();
+            }
+            prompts = Prompts.create(spec.tokenizer(), spec.corpus(), spec.seed(),
+                    Long.toString(originNanos & 0xffffff, 36), endpoint.baseUrl());
+            if (Prompts.SERVER.equalsIgnoreCase(spec.tokenizer())) {
+                notice("prompt tokens counted by " + prompts.source());
             }
             client = new LlmClient(spec.client());
             httpPath = client.httpPath(endpoint);
@@ -509,6 +512,7 @@ final class EngineRun implements StepContext {
     @Override
     public void finished(RequestRecord record) {
         RequestRecord r0 = record;
+        prompts.observe(record);
         if (!record.step().equals(step)) {
             RequestRecord.Builder b = record.toBuilder();
             b.step = step;
