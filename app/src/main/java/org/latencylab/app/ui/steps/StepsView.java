@@ -321,6 +321,26 @@ public final class StepsView {
         // a column keeps room for its header ("Type" was cut to "Ty…" when the wider columns took the width)
         c.setMinWidth(12 + 9.0 * name.length() + 16); // padding, about 9 px a character of the bold header, sort arrow
         c.setCellValueFactory(cd -> new ReadOnlyObjectWrapper<>(f.apply(cd.getValue())));
+        // a long value (a sweep's tier per context length) wraps and the row grows, instead of ending in "…": a Text
+        // wrapped at the column's width, because a table row sizes a wrapping Labeled cell for one line only
+        c.setCellFactory(column -> new javafx.scene.control.TableCell<>() {
+            private final javafx.scene.text.Text text = new javafx.scene.text.Text();
+
+            {
+                text.wrappingWidthProperty().bind(column.widthProperty().subtract(12));
+                text.fillProperty().bind(textFillProperty());
+                text.fontProperty().bind(fontProperty());
+                setPrefHeight(javafx.scene.control.Control.USE_COMPUTED_SIZE);
+            }
+
+            @Override
+            protected void updateItem(String item, boolean empty) {
+                super.updateItem(item, empty);
+                setText(null);
+                text.setText(empty || item == null ? "" : item);
+                setGraphic(empty || item == null ? null : text);
+            }
+        });
         return c;
     }
 }
